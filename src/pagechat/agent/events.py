@@ -1,0 +1,82 @@
+"""Provider-neutral events of the agent loop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..models.base import StopReason, TokenUsage
+from ..models.errors import ProviderErrorKind
+
+__all__ = [
+    "AgentComplete",
+    "AgentError",
+    "AgentEvent",
+    "AgentTextDelta",
+    "AgentThinking",
+    "AgentToolComplete",
+    "AgentToolProgress",
+    "AgentToolStart",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentThinking:
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class AgentTextDelta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AgentToolStart:
+    tool_name: str
+    tool_input: dict[str, Any]
+    tool_use_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class AgentToolProgress:
+    tool_name: str
+    stage: str
+    message: str
+    progress: float | None
+    data: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class AgentToolComplete:
+    tool_name: str
+    tool_use_id: str
+    tool_input: dict[str, Any]
+    result_text: str
+    payload: dict[str, Any] | None = None
+    is_error: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AgentComplete:
+    stop_reason: StopReason
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    last_input_tokens: int = 0
+    """Prompt size of the final call: how close the conversation is to the context window."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentError:
+    message: str
+    kind: ProviderErrorKind | str = "internal"
+    usage: TokenUsage = field(default_factory=TokenUsage)
+
+
+AgentEvent = (
+    AgentThinking
+    | AgentTextDelta
+    | AgentToolStart
+    | AgentToolProgress
+    | AgentToolComplete
+    | AgentComplete
+    | AgentError
+)

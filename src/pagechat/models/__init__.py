@@ -1,0 +1,47 @@
+"""LLM providers behind one streaming interface, and models for tests."""
+
+from .base import (
+    AssistantTurn,
+    Model,
+    ModelEvent,
+    ModelFinish,
+    ModelMessage,
+    ModelRequest,
+    ModelTextDelta,
+    ModelToolCall,
+    StopReason,
+    TokenUsage,
+    ToolCallPart,
+    ToolResultPart,
+    ToolResultsTurn,
+    ToolSpec,
+    UserTurn,
+)
+from .errors import ModelOutputError, ProviderError, ProviderErrorKind
+from .testing import FunctionModel, Pause, ScriptedModel, ScriptItem, tool_call
+
+__all__ = [
+    "AssistantTurn",
+    "FunctionModel",
+    "Model",
+    "ModelEvent",
+    "ModelFinish",
+    "ModelMessage",
+    "ModelOutputError",
+    "ModelRequest",
+    "ModelTextDelta",
+    "ModelToolCall",
+    "Pause",
+    "ProviderError",
+    "ProviderErrorKind",
+    "ScriptItem",
+    "ScriptedModel",
+    "StopReason",
+    "TokenUsage",
+    "ToolCallPart",
+    "ToolResultPart",
+    "ToolResultsTurn",
+    "ToolSpec",
+    "UserTurn",
+    "tool_call",
+]

@@ -1,0 +1,143 @@
+"""The one interface every LLM provider implements.
+
+A provider turns a provider-neutral `ModelRequest` into a stream of
+`ModelEvent`s: text as it arrives, tool calls once their input is complete,
+and a final `ModelFinish` with the stop reason and token usage. The agent loop
+knows nothing else about providers.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "AssistantTurn",
+    "Model",
+    "ModelEvent",
+    "ModelFinish",
+    "ModelMessage",
+    "ModelRequest",
+    "ModelTextDelta",
+    "ModelToolCall",
+    "StopReason",
+    "TokenUsage",
+    "ToolCallPart",
+    "ToolResultPart",
+    "ToolResultsTurn",
+    "ToolSpec",
+    "UserTurn",
+]
+
+StopReason = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "other"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """What the model is told about a tool."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallPart:
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultPart:
+    tool_use_id: str
+    content: str
+    is_error: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UserTurn:
+    text: str
+    role: Literal["user"] = "user"
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantTurn:
+    text: str = ""
+    tool_calls: tuple[ToolCallPart, ...] = ()
+    role: Literal["assistant"] = "assistant"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultsTurn:
+    """The results of an assistant turn's tool calls, sent back as the next user turn."""
+
+    results: tuple[ToolResultPart, ...]
+    role: Literal["tool_results"] = "tool_results"
+
+
+ModelMessage = UserTurn | AssistantTurn | ToolResultsTurn
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    system: str
+    messages: Sequence[ModelMessage]
+    tools: Sequence[ToolSpec] = ()
+    max_tokens: int = 4096
+    temperature: float | None = None
+    tool_choice: Literal["auto", "none"] = "auto"
+    """`none` keeps the tools visible (history may hold tool calls) but forbids new calls."""
+
+
+@dataclass(frozen=True, slots=True)
+class TokenUsage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ModelTextDelta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModelToolCall:
+    """A complete tool call: emitted once the model has finished writing its input."""
+
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFinish:
+    stop_reason: StopReason
+    usage: TokenUsage = field(default_factory=TokenUsage)
+
+
+ModelEvent = ModelTextDelta | ModelToolCall | ModelFinish
+
+
+class Model(abc.ABC):
+    """An LLM provider.
+
+    `stream` is an async generator; closing it (or cancelling the task that
+    iterates it) must close the upstream request. It raises
+    `pagechat.models.errors.ProviderError` for the provider's failures and
+    `ModelOutputError` for output it cannot make sense of.
+    """
+
+    name: str = "model"
+    context_window: int = 200_000
+
+    @abc.abstractmethod
+    def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        """Stream one model call. Must end with exactly one `ModelFinish`."""

@@ -1,0 +1,335 @@
+"""The wire contract between the pagechat server and its clients.
+
+Everything that crosses HTTP is defined here, once. The web UI's TypeScript
+types are generated from the JSON Schema these models produce
+(`pagechat schema`), so a field added here reaches the browser by regeneration,
+never by hand-copying. New fields must be optional: old clients ignore them.
+
+This module depends on nothing but pydantic.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+__all__ = [
+    "MAX_MESSAGE_CHARS",
+    "ActionRequest",
+    "ActionResult",
+    "CancelledEvent",
+    "ChatRequest",
+    "ChatResponsePayload",
+    "CompleteEvent",
+    "ConversationDetail",
+    "ConversationList",
+    "ConversationPublic",
+    "ConversationUpdate",
+    "CustomPayload",
+    "ErrorEvent",
+    "ErrorResponse",
+    "LoginRequest",
+    "MessagePublic",
+    "MessageStatus",
+    "StatusEvent",
+    "StreamEvent",
+    "SuggestedAction",
+    "SuggestedValue",
+    "TextDeltaEvent",
+    "Token",
+    "ToolCompleteEvent",
+    "ToolHistoryEntry",
+    "ToolProgressEvent",
+    "ToolStartEvent",
+    "Usage",
+    "UserPublic",
+    "parse_event",
+    "wire_schema",
+]
+
+MAX_MESSAGE_CHARS = 32_000
+"""Longest user message accepted, in characters (a paste of a few pages)."""
+
+
+class _Model(BaseModel):
+    # Defaults are always serialized, so the generated TypeScript marks them required.
+    model_config = ConfigDict(extra="ignore", json_schema_serialization_defaults_required=True)
+
+
+# --- payload pieces -------------------------------------------------------
+
+
+class SuggestedValue(_Model):
+    """A chip the user can click to send `value` as their next message."""
+
+    label: str = Field(min_length=1)
+    value: str = Field(min_length=1)
+
+
+class SuggestedAction(_Model):
+    """A button: a client action runs in the browser, a server action on the server."""
+
+    label: str = Field(min_length=1)
+    action: str = Field(min_length=1)
+    handler: Literal["client", "server"]
+    data: dict[str, Any] | None = None
+    style: Literal["primary", "secondary", "warning"] | None = None
+
+
+class CustomPayload(_Model):
+    """Structured data for a card, matched by `type` to a UI handler."""
+
+    type: str = Field(min_length=1)
+    data: Any = None
+
+
+class ToolHistoryEntry(_Model):
+    """One tool call of a turn, as `[[tool:N]]` refers to it (N = position)."""
+
+    tool_name: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    output: str = ""
+    is_error: bool = False
+    tool_use_id: str | None = None
+    payload: CustomPayload | None = None
+
+
+class Usage(_Model):
+    """Tokens a turn consumed, summed over its model calls."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class ChatResponsePayload(_Model):
+    """The final state of an assistant turn.
+
+    `custom_payload` is the turn's primary payload: the last tool payload if any
+    tool returned one, else the first model-written payload, else — when tools
+    ran — `{"type": "tool_history", "data": tool_history}`. `payloads` holds
+    every payload of the turn in order (tool payloads first, then model ones).
+    """
+
+    message: str
+    suggested_values: list[SuggestedValue] | None = None
+    suggested_actions: list[SuggestedAction] | None = None
+    custom_payload: CustomPayload | None = None
+    payloads: list[CustomPayload] = Field(default_factory=list)
+    tool_history: list[ToolHistoryEntry] = Field(default_factory=list)
+    conversation_id: str | None = None
+    message_id: str | None = None
+    usage: Usage | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+
+# --- stream events --------------------------------------------------------
+
+
+class StatusEvent(_Model):
+    type: Literal["status"] = "status"
+    message: str
+
+
+class TextDeltaEvent(_Model):
+    type: Literal["text_delta"] = "text_delta"
+    text: str
+
+
+class ToolStartEvent(_Model):
+    type: Literal["tool_start"] = "tool_start"
+    tool: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    tool_use_id: str
+
+
+class ToolProgressEvent(_Model):
+    type: Literal["tool_progress"] = "tool_progress"
+    tool: str
+    stage: str = ""
+    message: str = ""
+    progress: float | None = Field(default=None, ge=0.0, le=1.0)
+    data: Any = None
+
+
+class ToolCompleteEvent(_Model):
+    type: Literal["tool_complete"] = "tool_complete"
+    tool: str
+    index: int = Field(ge=0)
+    is_error: bool = False
+
+
+class CompleteEvent(_Model):
+    type: Literal["complete"] = "complete"
+    payload: ChatResponsePayload
+
+
+class ErrorEvent(_Model):
+    type: Literal["error"] = "error"
+    message: str
+    code: str | None = None
+    """Machine-readable kind: rate_limit, overloaded, auth, timeout, connection, ..."""
+
+
+class CancelledEvent(_Model):
+    type: Literal["cancelled"] = "cancelled"
+
+
+StreamEvent = Annotated[
+    StatusEvent
+    | TextDeltaEvent
+    | ToolStartEvent
+    | ToolProgressEvent
+    | ToolCompleteEvent
+    | CompleteEvent
+    | ErrorEvent
+    | CancelledEvent,
+    Field(discriminator="type"),
+]
+
+_EVENT_ADAPTER: TypeAdapter[StreamEvent] = TypeAdapter(StreamEvent)
+
+
+def parse_event(data: str | bytes) -> StreamEvent:
+    """Parse one SSE `data:` payload into its typed event."""
+    return _EVENT_ADAPTER.validate_json(data)
+
+
+# --- requests -------------------------------------------------------------
+
+
+class ChatRequest(_Model):
+    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    context: dict[str, Any] = Field(default_factory=dict)
+    conversation_id: str | None = Field(default=None, max_length=64)
+
+    @field_validator("message")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("message must not be blank")
+        return value
+
+
+class ActionRequest(_Model):
+    conversation_id: str | None = Field(default=None, max_length=64)
+    action: str = Field(min_length=1, max_length=200)
+    data: dict[str, Any] = Field(default_factory=dict)
+    context: dict[str, Any] = Field(default_factory=dict)
+
+
+class ActionResult(_Model):
+    action: str
+    ok: bool = True
+    message: str = ""
+    data: Any = None
+
+
+class LoginRequest(_Model):
+    email: str = Field(min_length=1, max_length=320)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class Token(_Model):
+    access_token: str
+    token_type: Literal["bearer"] = "bearer"
+
+
+class ErrorResponse(_Model):
+    """The body of every 4xx/5xx answer."""
+
+    detail: Any
+
+
+# --- stored data, as clients see it --------------------------------------
+
+MessageStatus = Literal["complete", "cancelled", "error", "interrupted"]
+
+
+class UserPublic(_Model):
+    id: str
+    email: str
+    is_admin: bool = False
+
+
+class MessagePublic(_Model):
+    """A stored message with everything needed to render it as it looked live."""
+
+    id: str
+    role: Literal["user", "assistant", "action"]
+    content: str
+    status: MessageStatus = "complete"
+    created_at: datetime
+    suggested_values: list[SuggestedValue] | None = None
+    suggested_actions: list[SuggestedAction] | None = None
+    custom_payload: CustomPayload | None = None
+    payloads: list[CustomPayload] = Field(default_factory=list)
+    tool_history: list[ToolHistoryEntry] = Field(default_factory=list)
+    usage: Usage | None = None
+    error: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+    context_audit: str | None = None
+    """The page context text the model saw; present for admins only."""
+
+
+class ConversationPublic(_Model):
+    id: str
+    title: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class ConversationList(_Model):
+    items: list[ConversationPublic]
+    total: int
+    offset: int
+    limit: int
+
+
+class ConversationDetail(ConversationPublic):
+    messages: list[MessagePublic] = Field(default_factory=list)
+
+
+class ConversationUpdate(_Model):
+    title: str = Field(min_length=1, max_length=200)
+
+
+_SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
+    ChatRequest,
+    ChatResponsePayload,
+    ActionRequest,
+    ActionResult,
+    LoginRequest,
+    Token,
+    UserPublic,
+    MessagePublic,
+    ConversationPublic,
+    ConversationList,
+    ConversationDetail,
+    ConversationUpdate,
+    ErrorResponse,
+)
+
+
+def wire_schema() -> dict[str, Any]:
+    """One JSON Schema document holding every wire type under `$defs`.
+
+    `StreamEvent` is the discriminated union of the eight events.
+    """
+    from pydantic.json_schema import models_json_schema
+
+    _, top = models_json_schema(
+        [(m, "serialization") for m in _SCHEMA_ROOTS], ref_template="#/$defs/{model}"
+    )
+    defs: dict[str, Any] = dict(top.get("$defs", {}))
+    event_schema = _EVENT_ADAPTER.json_schema(
+        mode="serialization", ref_template="#/$defs/{model}"
+    )
+    defs.update(event_schema.pop("$defs", {}))
+    defs["StreamEvent"] = event_schema
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "pagechat wire contract",
+        "$defs": dict(sorted(defs.items())),
+    }

@@ -1,0 +1,6 @@
+"""Server-owned runs and their event logs."""
+
+from .log import EventLog, MemoryEventLog
+from .manager import Run, RunManager, RunNotFound
+
+__all__ = ["EventLog", "MemoryEventLog", "Run", "RunManager", "RunNotFound"]

@@ -1,0 +1,68 @@
+"""`present_choices`: the built-in tool that asks the user a multiple-choice question.
+
+The tool does not write to the stream itself: it hands the model the exact
+```` ```choices ```` block to output, so the model stays in charge of the
+conversation (specs/choices-design.md, decision 2).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .types import ToolConfig, ToolContext, ToolResult
+
+__all__ = ["PRESENT_CHOICES", "choices_block"]
+
+_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "question": {"type": "string", "minLength": 1, "description": "The question to display"},
+        "options": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 4,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string", "minLength": 1, "description": "Button text"},
+                    "value": {"type": "string", "minLength": 1, "description": "Sent back when chosen"},
+                },
+                "required": ["label", "value"],
+            },
+        },
+        "context": {"type": "string", "description": "Optional text shown before the choices"},
+    },
+    "required": ["question", "options"],
+}
+
+
+def choices_block(question: str, options: list[dict[str, str]]) -> str:
+    """The fenced block the UI renders as buttons."""
+    body = json.dumps(
+        {"question": question, "options": [{"label": o["label"], "value": o["value"]} for o in options]},
+        ensure_ascii=False,
+    )
+    return f"```choices\n{body}\n```"
+
+
+def _present_choices(params: dict[str, Any], context: ToolContext) -> ToolResult:
+    block = choices_block(params["question"], params["options"])
+    lead = f"{params['context']}\n\n" if params.get("context") else ""
+    return ToolResult(
+        "Present this choice to the user using the exact format below:\n\n"
+        f"{lead}{block}\n\n"
+        "Wait for the user to select an option before proceeding."
+    )
+
+
+PRESENT_CHOICES = ToolConfig(
+    name="present_choices",
+    description=(
+        "Ask the user a multiple-choice question (2-4 options) shown as clickable buttons. "
+        "Use it when the next step depends on a decision only the user can make."
+    ),
+    input_schema=_SCHEMA,
+    executor=_present_choices,
+    timeout=5.0,
+)

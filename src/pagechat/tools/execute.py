@@ -1,0 +1,144 @@
+"""Running one tool call: validate, execute, stream progress, bound by a timeout.
+
+Whatever goes wrong inside a tool — invalid input, an exception, a timeout —
+ends as an `is_error` `ToolResult` the model can read and react to. Only
+cancellation (the user pressed Stop) propagates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+import threading
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import jsonschema
+
+from .types import ToolConfig, ToolContext, ToolProgress, ToolResult
+
+__all__ = ["execute_tool", "validation_error"]
+
+logger = logging.getLogger(__name__)
+
+_DONE = object()
+
+
+def validation_error(tool: ToolConfig, params: dict[str, Any]) -> str | None:
+    """Why `params` does not satisfy the tool's `input_schema`, or None."""
+    validator_cls = jsonschema.validators.validator_for(tool.input_schema)
+    error = jsonschema.exceptions.best_match(validator_cls(tool.input_schema).iter_errors(params))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path)
+    return f"{where}: {error.message}" if where else error.message
+
+
+def _as_result(value: Any) -> ToolResult:
+    if isinstance(value, ToolResult):
+        return value
+    if value is None:
+        return ToolResult("")
+    return ToolResult(value if isinstance(value, str) else str(value))
+
+
+async def _iterate_sync_generator(gen: Iterator[Any], cancelled: threading.Event) -> AsyncIterator[Any]:
+    """Drive a sync generator in a worker thread, handing its items to the event loop."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+    stop = threading.Event()  # this call only; `cancelled` is the whole run's
+
+    def _pump() -> None:
+        try:
+            while not (stop.is_set() or cancelled.is_set()):
+                try:
+                    item = next(gen)
+                except StopIteration as stop:
+                    if stop.value is not None:
+                        loop.call_soon_threadsafe(queue.put_nowait, stop.value)
+                    break
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+        except BaseException as exc:  # handed to the loop, raised there
+            loop.call_soon_threadsafe(queue.put_nowait, exc)
+        finally:
+            if stop.is_set() or cancelled.is_set():
+                gen_close = getattr(gen, "close", None)
+                if gen_close is not None:
+                    with contextlib.suppress(Exception):
+                        gen_close()
+            with contextlib.suppress(RuntimeError):  # loop already closed
+                loop.call_soon_threadsafe(queue.put_nowait, _DONE)
+
+    worker = asyncio.ensure_future(asyncio.to_thread(_pump))
+    try:
+        while True:
+            item = await queue.get()
+            if item is _DONE:
+                break
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        # On cancel or timeout the thread stops at its next item; we do not wait for it.
+        stop.set()
+        worker.add_done_callback(_retrieve_exception)
+
+
+def _retrieve_exception(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+async def _raw_items(tool: ToolConfig, params: dict[str, Any], ctx: ToolContext) -> AsyncIterator[Any]:
+    executor = tool.executor
+    if inspect.isasyncgenfunction(executor) or inspect.iscoroutinefunction(executor):
+        result = executor(params, ctx)
+    elif inspect.isgeneratorfunction(executor):
+        result = executor(params, ctx)
+    else:
+        # A plain function may block: keep it off the event loop.
+        result = await asyncio.to_thread(executor, params, ctx)
+    if inspect.isasyncgen(result):
+        try:
+            async for item in result:
+                yield item
+        finally:
+            await result.aclose()
+    elif inspect.isgenerator(result):
+        async for item in _iterate_sync_generator(result, ctx.cancelled):
+            yield item
+    elif inspect.isawaitable(result):
+        yield await result
+    else:
+        yield result
+
+
+async def execute_tool(
+    tool: ToolConfig, params: dict[str, Any], ctx: ToolContext
+) -> AsyncIterator[ToolProgress | ToolResult]:
+    """Yield the tool's progress as it happens, then exactly one `ToolResult`."""
+    problem = validation_error(tool, params)
+    if problem is not None:
+        yield ToolResult(f"Invalid input for {tool.name}: {problem}", is_error=True)
+        return
+    final: ToolResult | None = None
+    try:
+        async with asyncio.timeout(tool.timeout):
+            async for item in _raw_items(tool, params, ctx):
+                if isinstance(item, ToolProgress):
+                    yield item
+                else:
+                    final = _as_result(item)
+    except TimeoutError:
+        yield ToolResult(f"Tool {tool.name} timed out after {tool.timeout:g} s.", is_error=True)
+        return
+    except asyncio.CancelledError:
+        ctx.cancelled.set()
+        raise
+    except Exception as exc:
+        logger.warning("tool %s failed", tool.name, exc_info=True)
+        yield ToolResult(f"Tool {tool.name} failed: {type(exc).__name__}: {exc}", is_error=True)
+        return
+    yield final if final is not None else ToolResult("")

@@ -1,0 +1,35 @@
+"""The global tool registry: tools offered on every page."""
+
+from __future__ import annotations
+
+from .types import ToolConfig
+
+__all__ = ["clear_tools", "get_tool", "global_tools", "register_tool", "unregister_tool"]
+
+_TOOLS: dict[str, ToolConfig] = {}
+
+
+def register_tool(tool: ToolConfig) -> ToolConfig:
+    """Offer `tool` on every page. Registering the same config again is a no-op."""
+    existing = _TOOLS.get(tool.name)
+    if existing is not None and existing != tool:
+        raise ValueError(f"a different tool named {tool.name!r} is already registered")
+    _TOOLS[tool.name] = tool
+    return tool
+
+
+def unregister_tool(name: str) -> None:
+    _TOOLS.pop(name, None)
+
+
+def get_tool(name: str) -> ToolConfig | None:
+    return _TOOLS.get(name)
+
+
+def global_tools() -> list[ToolConfig]:
+    return list(_TOOLS.values())
+
+
+def clear_tools() -> None:
+    """Forget every registered tool (for tests)."""
+    _TOOLS.clear()

@@ -1,0 +1,74 @@
+"""What a tool is, what it gets, and what it gives back."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["ToolConfig", "ToolContext", "ToolExecutor", "ToolProgress", "ToolResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """A tool's answer: `text` for the model, `payload` (`{type, data}`) for a UI card."""
+
+    text: str
+    payload: dict[str, Any] | None = None
+    is_error: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ToolProgress:
+    """Yielded by a generator tool while it works; reaches the stream at once."""
+
+    stage: str = ""
+    message: str = ""
+    progress: float | None = None
+    data: Any = None
+
+
+@dataclass(slots=True)
+class ToolContext:
+    """Everything a tool may need about who asked and where.
+
+    `session` is the request's database session (an `AsyncSession`) when the app
+    has a store. `cancelled` is set when the run is stopped: a synchronous tool
+    running in a thread cannot be interrupted, so a long one should check it.
+    """
+
+    user_id: str | None = None
+    is_admin: bool = False
+    conversation_id: str | None = None
+    run_id: str | None = None
+    page_context: dict[str, Any] = field(default_factory=dict)
+    session: Any = None
+    extras: dict[str, Any] = field(default_factory=dict)
+    cancelled: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def current_page(self) -> str | None:
+        page = self.page_context.get("current_page")
+        return page if isinstance(page, str) else None
+
+
+ToolExecutor = Callable[[dict[str, Any], ToolContext], Any]
+"""`(input, context)` → `str` | `ToolResult`, or an awaitable of one, or a (sync or
+async) generator that yields `ToolProgress` and ends by yielding a `ToolResult` or
+a `str` (a sync generator may also `return` it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolConfig:
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    executor: ToolExecutor
+    timeout: float = 60.0
+    """Seconds before the call is abandoned and the model told it timed out."""
+    required_role: str | None = None
+    """`"admin"` hides the tool from everyone else; `None` offers it to all users."""
+
+    def allowed_for(self, *, is_admin: bool) -> bool:
+        return self.required_role is None or (self.required_role == "admin" and is_admin)
