@@ -244,7 +244,8 @@ class ErrorResponse(_Model):
 
 # --- stored data, as clients see it --------------------------------------
 
-MessageStatus = Literal["complete", "cancelled", "error", "interrupted"]
+MessageStatus = Literal["running", "complete", "cancelled", "error", "interrupted"]
+"""`running`: its run is live (`run_id` resumes it); `interrupted`: the server stopped mid-run."""
 
 
 class UserPublic(_Model):
@@ -271,6 +272,7 @@ class MessagePublic(_Model):
     warnings: list[str] = Field(default_factory=list)
     context_audit: str | None = None
     """The page context text the model saw; present for admins only."""
+    run_id: str | None = None
 
 
 class ConversationPublic(_Model):

@@ -68,9 +68,11 @@ class RunManager:
         self.retain_seconds = retain_seconds
         self._runs: dict[str, Run] = {}
 
-    def start(self, *, owner_id: str, conversation_id: str | None, body: RunBody) -> Run:
+    def start(
+        self, *, owner_id: str, conversation_id: str | None, body: RunBody, run_id: str | None = None
+    ) -> Run:
         self._sweep()
-        run = Run(uuid.uuid4().hex, owner_id, conversation_id, MemoryEventLog())
+        run = Run(run_id or uuid.uuid4().hex, owner_id, conversation_id, MemoryEventLog())
         self._runs[run.id] = run
         run.task = asyncio.create_task(self._drive(run, body), name=f"run-{run.id}")
         return run

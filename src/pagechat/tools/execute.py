@@ -55,9 +55,9 @@ async def _iterate_sync_generator(gen: Iterator[Any], cancelled: threading.Event
             while not (stop.is_set() or cancelled.is_set()):
                 try:
                     item = next(gen)
-                except StopIteration as stop:
-                    if stop.value is not None:
-                        loop.call_soon_threadsafe(queue.put_nowait, stop.value)
+                except StopIteration as finished:
+                    if finished.value is not None:
+                        loop.call_soon_threadsafe(queue.put_nowait, finished.value)
                     break
                 loop.call_soon_threadsafe(queue.put_nowait, item)
         except BaseException as exc:  # handed to the loop, raised there
@@ -93,9 +93,11 @@ def _retrieve_exception(future: asyncio.Future[Any]) -> None:
 
 async def _raw_items(tool: ToolConfig, params: dict[str, Any], ctx: ToolContext) -> AsyncIterator[Any]:
     executor = tool.executor
-    if inspect.isasyncgenfunction(executor) or inspect.iscoroutinefunction(executor):
-        result = executor(params, ctx)
-    elif inspect.isgeneratorfunction(executor):
+    if (
+        inspect.isasyncgenfunction(executor)
+        or inspect.iscoroutinefunction(executor)
+        or inspect.isgeneratorfunction(executor)
+    ):
         result = executor(params, ctx)
     else:
         # A plain function may block: keep it off the event loop.

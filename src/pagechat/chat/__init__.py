@@ -1,0 +1,6 @@
+"""One chat turn: request → prompt → agent loop → events → stored message."""
+
+from .history import DEFAULT_HISTORY_BUDGET, build_history
+from .service import ChatConfig, ChatService
+
+__all__ = ["DEFAULT_HISTORY_BUDGET", "ChatConfig", "ChatService", "build_history"]

@@ -1,0 +1,91 @@
+"""What the model is shown of earlier turns: the newest that fit a budget.
+
+Stored assistant messages carry `[[tool:N]]` markers that only the UI
+understands; the model gets a short note of each tool call instead, with long
+outputs cut, so old tool results do not crowd out the conversation. Turns are
+taken newest first until the budget is spent — never the oldest first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from ..models.base import AssistantTurn, ModelMessage, UserTurn
+from ..protocol import MessagePublic, ToolHistoryEntry
+
+__all__ = ["DEFAULT_HISTORY_BUDGET", "TOOL_OUTPUT_CHARS", "build_history"]
+
+DEFAULT_HISTORY_BUDGET = 24_000
+"""Characters of earlier conversation sent with each turn."""
+
+TOOL_OUTPUT_CHARS = 600
+_MARKER = re.compile(r"\[\[tool:(\d+)\]\]")
+_STATUS_NOTES = {
+    "cancelled": "\n\n(The user stopped this answer here.)",
+    "error": "\n\n(This answer was cut short by an error.)",
+    "interrupted": "\n\n(This answer was interrupted.)",
+}
+
+
+def _tool_note(entry: ToolHistoryEntry) -> str:
+    output = entry.output
+    if len(output) > TOOL_OUTPUT_CHARS:
+        output = f"{output[:TOOL_OUTPUT_CHARS]}… [{len(entry.output) - TOOL_OUTPUT_CHARS} more characters]"
+    state = "failed" if entry.is_error else "returned"
+    args = json.dumps(entry.input, ensure_ascii=False)[:300]
+    return f"\n[Tool {entry.tool_name}({args}) {state}: {output}]\n"
+
+
+def _assistant_text(msg: MessagePublic) -> str:
+    def _replace(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        if index < len(msg.tool_history):
+            return _tool_note(msg.tool_history[index])
+        return ""
+
+    text = _MARKER.sub(_replace, msg.content).strip()
+    return text + _STATUS_NOTES.get(msg.status, "")
+
+
+def _as_turn(msg: MessagePublic) -> ModelMessage | None:
+    if msg.role == "user":
+        return UserTurn(msg.content)
+    if msg.role == "action":
+        return UserTurn(f"[Action applied from the chat: {msg.content}]")
+    if msg.status == "running":
+        return None
+    text = _assistant_text(msg)
+    return AssistantTurn(text) if text else None
+
+
+def _size(turn: ModelMessage) -> int:
+    return len(turn.text) if isinstance(turn, UserTurn | AssistantTurn) else 0
+
+
+def build_history(messages: Sequence[MessagePublic], *, budget: int = DEFAULT_HISTORY_BUDGET) -> list[ModelMessage]:
+    """Earlier messages (oldest first) → model turns, newest first within `budget` characters.
+
+    The result starts with a user turn, as providers require.
+    """
+    picked: list[ModelMessage] = []
+    spent = 0
+    for msg in reversed(messages):
+        turn = _as_turn(msg)
+        if turn is None:
+            continue
+        size = _size(turn)
+        if picked and spent + size > budget:
+            break
+        if not picked and size > budget:
+            # The newest turn alone is over budget: keep its end, which is what the user last saw.
+            text = turn.text[-budget:] if isinstance(turn, UserTurn | AssistantTurn) else ""
+            turn = UserTurn(text) if isinstance(turn, UserTurn) else AssistantTurn(text)
+            size = len(text)
+        picked.append(turn)
+        spent += size
+    picked.reverse()
+    while picked and not isinstance(picked[0], UserTurn):
+        picked.pop(0)
+    return picked

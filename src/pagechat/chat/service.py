@@ -1,0 +1,300 @@
+"""One chat turn, from request to stored message.
+
+`ChatService.start` stores the user message, assembles the prompt for the
+page, and starts a run whose body drives the agent loop. Every event the user
+sees goes through `Run.emit`; the same events are folded into the stored
+assistant message, so a reloaded conversation renders like the live one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..agent import (
+    AgentComplete,
+    AgentError,
+    AgentTextDelta,
+    AgentThinking,
+    AgentToolComplete,
+    AgentToolProgress,
+    AgentToolStart,
+    run_agent_loop,
+)
+from ..identity import Principal
+from ..models.base import Model, TokenUsage, UserTurn
+from ..models.retry import RetryPolicy
+from ..pages import ReplyStreamFilter, TurnSetup, neutralize_tool_markers, parse_reply, prepare_turn
+from ..protocol import (
+    ChatRequest,
+    ChatResponsePayload,
+    CompleteEvent,
+    CustomPayload,
+    ErrorEvent,
+    MessagePublic,
+    StatusEvent,
+    TextDeltaEvent,
+    ToolCompleteEvent,
+    ToolHistoryEntry,
+    ToolProgressEvent,
+    ToolStartEvent,
+    Usage,
+)
+from ..runs import Run, RunManager
+from ..store.base import AssistantRecord, ChatStore, TurnIds
+from ..tools.types import ToolContext
+from .history import DEFAULT_HISTORY_BUDGET, build_history
+
+__all__ = ["ChatConfig", "ChatService"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_BASE_INSTRUCTIONS = (
+    "You are a helpful assistant embedded in a web application. You see the page the user "
+    "is on and can use the application's tools. Be concise and concrete."
+)
+
+
+@dataclass(frozen=True)
+class ChatConfig:
+    max_iterations: int = 5
+    max_tokens: int = 4096
+    temperature: float | None = None
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    base_instructions: str = DEFAULT_BASE_INSTRUCTIONS
+    history_budget: int = DEFAULT_HISTORY_BUDGET
+    context_warning_ratio: float = 0.7
+    """Warn in the `complete` payload when the prompt passes this share of the context window."""
+
+
+@dataclass
+class _Turn:
+    """What the user has seen so far; what a stop or an error leaves stored."""
+
+    ids: TurnIds
+    setup: TurnSetup
+    text: list[str] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+    tool_history: list[ToolHistoryEntry] = field(default_factory=list)
+    usage: TokenUsage = field(default_factory=TokenUsage)
+
+    def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
+        return AssistantRecord(
+            content="".join(self.text),
+            status=status,  # type: ignore[arg-type]
+            tool_history=list(self.tool_history),
+            payloads=[e.payload for e in self.tool_history if e.payload is not None],
+            usage=Usage(input_tokens=self.usage.input_tokens, output_tokens=self.usage.output_tokens),
+            error=error,
+            context_audit=self.setup.context_text,
+        )
+
+
+ModelSource = Model | Callable[[], Model]
+
+
+class ChatService:
+    def __init__(
+        self,
+        *,
+        model: ModelSource,
+        store: ChatStore,
+        runs: RunManager,
+        config: ChatConfig | None = None,
+    ) -> None:
+        self._model = model
+        self.store = store
+        self.runs = runs
+        self.config = config or ChatConfig()
+
+    @property
+    def model(self) -> Model:
+        return self._model if isinstance(self._model, Model) else self._model()
+
+    async def start(self, *, user: Principal, request: ChatRequest) -> Run:
+        """Store the user message and start the run. Raises ConversationNotFound."""
+        setup = prepare_turn(
+            request.context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
+        )
+        earlier = (
+            await self.store.history(user=user, conversation_id=request.conversation_id)
+            if request.conversation_id
+            else []
+        )
+        run_id = uuid.uuid4().hex
+        ids = await self.store.begin_turn(
+            user=user, conversation_id=request.conversation_id, message=request.message, run_id=run_id
+        )
+
+        async def body(run: Run) -> None:
+            await self._run(run, user, request, setup, ids, earlier)
+
+        return self.runs.start(
+            owner_id=user.id, conversation_id=ids.conversation_id, body=body, run_id=run_id
+        )
+
+    async def _run(
+        self,
+        run: Run,
+        user: Principal,
+        request: ChatRequest,
+        setup: TurnSetup,
+        ids: TurnIds,
+        earlier: list[MessagePublic],
+    ) -> None:
+        turn = _Turn(ids, setup)
+        ctx = ToolContext(
+            user_id=user.id,
+            is_admin=user.is_admin,
+            conversation_id=ids.conversation_id,
+            run_id=run.id,
+            page_context=request.context,
+        )
+        messages = [*build_history(earlier, budget=self.config.history_budget), UserTurn(request.message)]
+        stream_filter = ReplyStreamFilter([p.parse_marker for p in setup.payloads])
+        model = self.model
+        run.emit(StatusEvent(message="Thinking..."))
+
+        def show(text: str) -> None:
+            if text:
+                turn.text.append(text)
+                run.emit(TextDeltaEvent(text=text))
+
+        try:
+            async for event in run_agent_loop(
+                model=model,
+                system=setup.system_prompt,
+                messages=messages,
+                tools=setup.tools,
+                context=ctx,
+                max_iterations=self.config.max_iterations,
+                max_tokens=self.config.max_tokens,
+                temperature=self.config.temperature,
+                retry=self.config.retry,
+            ):
+                if isinstance(event, AgentTextDelta):
+                    turn.raw.append(event.text)
+                    show(stream_filter.feed(event.text))
+                elif isinstance(event, AgentToolStart):
+                    show(stream_filter.flush())
+                    run.emit(ToolStartEvent(tool=event.tool_name, input=event.tool_input, tool_use_id=event.tool_use_id))
+                elif isinstance(event, AgentToolProgress):
+                    progress = None if event.progress is None else min(1.0, max(0.0, event.progress))
+                    run.emit(
+                        ToolProgressEvent(
+                            tool=event.tool_name, stage=event.stage, message=event.message,
+                            progress=progress, data=event.data,
+                        )
+                    )
+                elif isinstance(event, AgentToolComplete):
+                    index = len(turn.tool_history)
+                    turn.tool_history.append(
+                        ToolHistoryEntry(
+                            tool_name=event.tool_name,
+                            input=event.tool_input,
+                            output=event.result_text,
+                            is_error=event.is_error,
+                            tool_use_id=event.tool_use_id,
+                            payload=_tool_payload(event.payload),
+                        )
+                    )
+                    marker = f"[[tool:{index}]]"
+                    turn.raw.append(marker)
+                    run.emit(ToolCompleteEvent(tool=event.tool_name, index=index, is_error=event.is_error))
+                    show(marker)
+                elif isinstance(event, AgentThinking):
+                    run.emit(StatusEvent(message=event.message))
+                elif isinstance(event, AgentComplete):
+                    show(stream_filter.flush())
+                    turn.usage = event.usage
+                    await self._complete(run, turn, model, event)
+                elif isinstance(event, AgentError):
+                    show(stream_filter.flush())
+                    turn.usage = event.usage
+                    await self.store.finish_turn(
+                        assistant_message_id=ids.assistant_message_id,
+                        record=turn.record("error", error=event.message),
+                    )
+                    run.emit(ErrorEvent(message=event.message, code=event.kind))
+        except asyncio.CancelledError:
+            # Keep what the user saw; shielded so a second cancel cannot lose it.
+            await asyncio.shield(
+                self.store.finish_turn(
+                    assistant_message_id=ids.assistant_message_id, record=turn.record("cancelled")
+                )
+            )
+            raise
+        except Exception as exc:
+            logger.exception("chat turn failed")
+            await asyncio.shield(
+                self.store.finish_turn(
+                    assistant_message_id=ids.assistant_message_id,
+                    record=turn.record("error", error="The assistant failed unexpectedly."),
+                )
+            )
+            raise exc
+
+    async def _complete(self, run: Run, turn: _Turn, model: Model, done: AgentComplete) -> None:
+        parsed = parse_reply(neutralize_tool_markers("".join(turn.raw)), turn.setup)
+        tool_payloads = [e.payload for e in turn.tool_history if e.payload is not None]
+        payloads = [*tool_payloads, *parsed.payloads]
+        if tool_payloads:
+            primary: CustomPayload | None = tool_payloads[-1]
+        elif parsed.payloads:
+            primary = parsed.payloads[0]
+        elif turn.tool_history:
+            primary = CustomPayload(
+                type="tool_history", data=[e.model_dump(mode="json") for e in turn.tool_history]
+            )
+        else:
+            primary = None
+        warnings = list(parsed.warnings)
+        window = model.context_window
+        if window and done.last_input_tokens > self.config.context_warning_ratio * window:
+            warnings.append(
+                f"The conversation uses {done.last_input_tokens:,} of the model's {window:,} "
+                "context tokens; start a new conversation soon."
+            )
+        usage = Usage(input_tokens=done.usage.input_tokens, output_tokens=done.usage.output_tokens)
+        record = AssistantRecord(
+            content=parsed.message,
+            status="complete",
+            tool_history=turn.tool_history,
+            payloads=payloads,
+            custom_payload=primary,
+            suggested_values=parsed.suggested_values,
+            suggested_actions=parsed.suggested_actions,
+            usage=usage,
+            warnings=warnings,
+            context_audit=turn.setup.context_text,
+        )
+        await self.store.finish_turn(assistant_message_id=turn.ids.assistant_message_id, record=record)
+        run.emit(
+            CompleteEvent(
+                payload=ChatResponsePayload(
+                    message=parsed.message,
+                    suggested_values=parsed.suggested_values,
+                    suggested_actions=parsed.suggested_actions,
+                    custom_payload=primary,
+                    payloads=payloads,
+                    tool_history=turn.tool_history,
+                    conversation_id=turn.ids.conversation_id,
+                    message_id=turn.ids.assistant_message_id,
+                    usage=usage,
+                    warnings=warnings,
+                )
+            )
+        )
+
+
+def _tool_payload(payload: dict[str, object] | None) -> CustomPayload | None:
+    if payload is None:
+        return None
+    try:
+        return CustomPayload.model_validate(payload)
+    except ValueError:
+        logger.warning("tool payload without a valid {type, data} shape ignored")
+        return None

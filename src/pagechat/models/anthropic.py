@@ -1,0 +1,384 @@
+"""The Anthropic provider: the Messages API through the official SDK's async streaming.
+
+We call `messages.create(stream=True)` and read the raw events rather than use
+the `messages.stream()` helper: the helper keeps a snapshot of the whole
+message and re-parses a tool's partial JSON on every fragment (quadratic in the
+input's length), and reports JSON that does not parse as a bare `ValueError`.
+The raw events are all we need; parsing a tool's input once, at
+`content_block_stop`, lets us raise `ModelOutputError` ourselves.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import TypeAlias
+
+import httpx2
+from anthropic import (
+    AnthropicError,
+    APIConnectionError,
+    APIStatusError,
+    APITimeoutError,
+    AsyncAnthropic,
+    AsyncStream,
+    CredentialsError,
+    Omit,
+    Timeout,
+    omit,
+)
+from anthropic.types import (
+    MessageParam,
+    RawContentBlockDeltaEvent,
+    RawContentBlockStartEvent,
+    RawContentBlockStopEvent,
+    RawMessageDeltaEvent,
+    RawMessageStartEvent,
+    RawMessageStopEvent,
+    RawMessageStreamEvent,
+    TextBlockParam,
+    ToolChoiceParam,
+    ToolParam,
+    ToolResultBlockParam,
+    ToolUseBlockParam,
+)
+
+from .base import (
+    AssistantTurn,
+    Model,
+    ModelEvent,
+    ModelFinish,
+    ModelMessage,
+    ModelRequest,
+    ModelTextDelta,
+    ModelToolCall,
+    StopReason,
+    TokenUsage,
+    ToolResultsTurn,
+    ToolSpec,
+    UserTurn,
+)
+from .errors import ModelOutputError, ProviderError, ProviderErrorKind
+
+__all__ = ["AnthropicModel"]
+
+logger = logging.getLogger(__name__)
+
+_Block: TypeAlias = TextBlockParam | ToolUseBlockParam | ToolResultBlockParam
+
+_STOP_REASONS: dict[str | None, StopReason] = {
+    "end_turn": "end_turn",
+    "tool_use": "tool_use",
+    "max_tokens": "max_tokens",
+    # The answer was cut short because the context filled up: to the caller that
+    # is the same as running out of output tokens.
+    "model_context_window_exceeded": "max_tokens",
+    "stop_sequence": "stop_sequence",
+    "refusal": "refusal",
+}
+
+# The errors a call can end with: the SDK's, and the HTTP client's, which reach
+# us unwrapped once the response body is being read (a read timeout or a dropped
+# connection mid-stream), and an event whose data is not JSON.
+_UPSTREAM_ERRORS = (AnthropicError, httpx2.HTTPError, json.JSONDecodeError)
+
+
+class AnthropicModel(Model):
+    """Claude through the Messages API, streamed.
+
+    `api_key` and `base_url` default to `ANTHROPIC_API_KEY` and
+    `ANTHROPIC_BASE_URL` (the SDK reads them). The SDK's own retries are off by
+    default: `pagechat.models.retry` retries, and only before the first event.
+    """
+
+    def __init__(
+        self,
+        model: str = "claude-sonnet-4-5",
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_retries: int = 0,
+        connect_timeout: float = 10,
+        read_timeout: float = 60,
+        context_window: int = 200_000,
+        client: AsyncAnthropic | None = None,
+    ) -> None:
+        self.name = model
+        self.context_window = context_window
+        self._owns_client = client is None
+        self._client = client or AsyncAnthropic(
+            api_key=api_key,
+            base_url=base_url,
+            max_retries=max_retries,
+            # `read` bounds each wait for the next bytes, so a stalled stream
+            # fails after `read_timeout` however long the whole answer takes.
+            timeout=Timeout(read_timeout, connect=connect_timeout),
+        )
+
+    @property
+    def client(self) -> AsyncAnthropic:
+        return self._client
+
+    async def aclose(self) -> None:
+        """Closes the HTTP connection pool, unless the client was passed in."""
+        if self._owns_client:
+            await self._client.close()
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        if self._owns_client and not _has_credentials(self._client):
+            raise ProviderError(
+                "auth", "No Anthropic API key is configured: set ANTHROPIC_API_KEY."
+            )
+        try:
+            response: AsyncStream[RawMessageStreamEvent] = await self._client.messages.create(
+                model=self.name,
+                max_tokens=request.max_tokens,
+                messages=_to_messages(request.messages),
+                system=request.system or omit,
+                tools=_tools(request.tools),
+                tool_choice=_tool_choice(request),
+                # This SDK version has no `temperature` parameter; the API still reads the field.
+                extra_body={"temperature": request.temperature}
+                if request.temperature is not None
+                else None,
+                stream=True,
+            )
+            try:
+                async for event in _model_events(response):
+                    yield event
+            finally:
+                # Closing the response closes its connection, so a cancelled or
+                # abandoned answer stops upstream generation at once.
+                await response.close()
+        except _UPSTREAM_ERRORS as err:
+            raise _provider_error(err, _secrets(self._client)) from err
+
+
+def _to_messages(messages: Sequence[ModelMessage]) -> list[MessageParam]:
+    """Neutral turns as Messages API messages, consecutive same-role turns merged.
+
+    Tool results travel in a user message; they are merged with a following
+    user turn, and put first, as the API requires.
+    """
+    merged: list[tuple[str, list[_Block]]] = []
+    for message in messages:
+        role, blocks = _blocks(message)
+        if not blocks:
+            continue  # the API rejects empty messages and empty text blocks
+        if merged and merged[-1][0] == role:
+            merged[-1][1].extend(blocks)
+        else:
+            merged.append((role, blocks))
+    result: list[MessageParam] = []
+    for role, blocks in merged:
+        if role == "user":
+            blocks.sort(key=lambda b: b["type"] != "tool_result")  # stable: keeps each kind's order
+            result.append({"role": "user", "content": blocks})
+        else:
+            result.append({"role": "assistant", "content": blocks})
+    return result
+
+
+def _blocks(message: ModelMessage) -> tuple[str, list[_Block]]:
+    if isinstance(message, UserTurn):
+        return "user", _text(message.text)
+    if isinstance(message, AssistantTurn):
+        uses: list[_Block] = [
+            {"type": "tool_use", "id": c.id, "name": c.name, "input": dict(c.input)}
+            for c in message.tool_calls
+        ]
+        return "assistant", [*_text(message.text), *uses]
+    assert isinstance(message, ToolResultsTurn)
+    results: list[_Block] = []
+    for r in message.results:
+        block: ToolResultBlockParam = {
+            "type": "tool_result",
+            "tool_use_id": r.tool_use_id,
+            "is_error": r.is_error,
+        }
+        if r.content:
+            block["content"] = r.content
+        results.append(block)
+    return "user", results
+
+
+def _text(text: str) -> list[_Block]:
+    return [{"type": "text", "text": text}] if text else []
+
+
+def _tools(tools: Sequence[ToolSpec]) -> list[ToolParam] | Omit:
+    if not tools:
+        return omit
+    return [
+        {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+        for t in tools
+    ]
+
+
+def _tool_choice(request: ModelRequest) -> ToolChoiceParam | Omit:
+    # The API refuses a tool_choice without tools; "auto" is its default anyway.
+    if request.tool_choice == "none" and request.tools:
+        return {"type": "none"}
+    return omit
+
+
+async def _model_events(
+    events: AsyncIterator[RawMessageStreamEvent],
+) -> AsyncIterator[ModelEvent]:
+    input_tokens = output_tokens = 0
+    stop_reason: str | None = None
+    stopped = False
+    tools: dict[int, tuple[str, str, list[str], dict[str, object]]] = {}
+    async for event in events:
+        if isinstance(event, RawMessageStartEvent):
+            usage = event.message.usage
+            input_tokens = _input_tokens(
+                usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens
+            )
+            output_tokens = usage.output_tokens
+        elif isinstance(event, RawContentBlockStartEvent):
+            block = event.content_block
+            if block.type == "tool_use":
+                tools[event.index] = (block.id, block.name, [], dict(block.input or {}))
+            elif block.type == "text" and block.text:
+                yield ModelTextDelta(block.text)
+        elif isinstance(event, RawContentBlockDeltaEvent):
+            delta = event.delta
+            if delta.type == "text_delta":
+                if delta.text:
+                    yield ModelTextDelta(delta.text)
+            elif delta.type == "input_json_delta" and event.index in tools:
+                tools[event.index][2].append(delta.partial_json)
+        elif isinstance(event, RawContentBlockStopEvent):
+            if event.index in tools:
+                yield _tool_call(*tools.pop(event.index))
+        elif isinstance(event, RawMessageDeltaEvent):
+            stop_reason = event.delta.stop_reason
+            output_tokens = event.usage.output_tokens
+            if event.usage.input_tokens is not None:
+                input_tokens = _input_tokens(
+                    event.usage.input_tokens,
+                    event.usage.cache_creation_input_tokens,
+                    event.usage.cache_read_input_tokens,
+                )
+        elif isinstance(event, RawMessageStopEvent):
+            # Read on to the end of the body rather than stop here, so the
+            # connection goes back to the pool instead of being closed.
+            stopped = True
+    if not stopped:
+        raise ProviderError(
+            "stream", "The answer from the Anthropic API ended before it was complete."
+        )
+    if stop_reason not in _STOP_REASONS:
+        logger.info("Anthropic stop_reason %r reported as 'other'", stop_reason)
+    yield ModelFinish(
+        _STOP_REASONS.get(stop_reason, "other"), TokenUsage(input_tokens, output_tokens)
+    )
+
+
+def _input_tokens(plain: int, cache_creation: int | None, cache_read: int | None) -> int:
+    # The prompt's size is the sum: cached tokens are not counted in `input_tokens`.
+    return plain + (cache_creation or 0) + (cache_read or 0)
+
+
+def _tool_call(
+    tool_id: str, name: str, fragments: list[str], start_input: dict[str, object]
+) -> ModelToolCall:
+    raw = "".join(fragments)
+    if not raw.strip():
+        return ModelToolCall(tool_id, name, dict(start_input))
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as err:
+        raise ModelOutputError(
+            f"The input the model wrote for tool {name!r} is not valid JSON ({err.msg})."
+        ) from err
+    if not isinstance(value, dict):
+        raise ModelOutputError(f"The input the model wrote for tool {name!r} is not a JSON object.")
+    return ModelToolCall(tool_id, name, value)
+
+
+def _has_credentials(client: AsyncAnthropic) -> bool:
+    return bool(client.api_key or client.auth_token or client.credentials)
+
+
+def _secrets(client: AsyncAnthropic) -> list[str]:
+    return [s for s in (client.api_key, client.auth_token) if s]
+
+
+def _provider_error(err: Exception, secrets: Sequence[str]) -> ProviderError:
+    """The one place where the SDK's and the HTTP client's failures become ProviderErrors."""
+    kind: ProviderErrorKind
+    if isinstance(err, APIStatusError):
+        status = err.status_code
+        detail = _redact(err.api_message or "no details", secrets)
+        retry_after = _retry_after(err.response.headers)
+        if status < 400:
+            # An `error` event inside a stream whose HTTP status was 200.
+            kind = "overloaded" if err.type == "overloaded_error" else "stream"
+            return ProviderError(
+                kind,
+                f"The Anthropic API failed mid-answer ({err.type or 'error'}): {detail}",
+                status_code=None,
+                retry_after=retry_after,
+            )
+        if status == 429:
+            kind, message = "rate_limit", "The Anthropic API is rate limiting requests"
+        elif status == 529 or err.type == "overloaded_error":
+            kind, message = "overloaded", "The Anthropic API is overloaded"
+        elif status in (401, 403):
+            kind, message = "auth", "The Anthropic API refused the credentials"
+        elif status == 408:
+            kind, message = "timeout", "The Anthropic API timed out"
+        elif status >= 500:
+            kind, message = "server", "The Anthropic API had an internal error"
+        else:
+            kind, message = "bad_request", "The Anthropic API rejected the request"
+        return ProviderError(
+            kind,
+            f"{message} (HTTP {status}): {detail}",
+            status_code=status,
+            retry_after=retry_after,
+        )
+    if isinstance(err, APITimeoutError | httpx2.TimeoutException):
+        return ProviderError("timeout", "The Anthropic API did not answer in time.")
+    if isinstance(err, APIConnectionError):
+        return ProviderError("connection", "Could not connect to the Anthropic API.")
+    if isinstance(err, httpx2.TransportError):
+        return ProviderError("connection", "The connection to the Anthropic API broke mid-answer.")
+    if isinstance(err, CredentialsError):
+        return ProviderError("auth", "The Anthropic credentials could not be loaded.")
+    if isinstance(err, json.JSONDecodeError):
+        return ProviderError("stream", "The Anthropic API sent an event that is not valid JSON.")
+    return ProviderError("stream", f"The Anthropic API call failed ({type(err).__name__}).")
+
+
+def _redact(text: str, secrets: Sequence[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "[redacted]")
+    return text
+
+
+def _retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait from `retry-after-ms`, or `retry-after` as seconds or an HTTP date."""
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())

@@ -1,0 +1,75 @@
+"""FastAPI dependencies: the current user, the chat service, the run manager."""
+
+from __future__ import annotations
+
+import abc
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from ..chat import ChatService
+from ..identity import Principal
+from ..runs import RunManager
+
+__all__ = [
+    "Authenticator",
+    "ChatServiceDep",
+    "CurrentUser",
+    "RunsDep",
+    "StaticTokens",
+    "current_user",
+]
+
+_bearer = HTTPBearer(auto_error=False)
+
+
+class Authenticator(abc.ABC):
+    """Turns a bearer token into a user, or None when the token is not valid."""
+
+    @abc.abstractmethod
+    async def authenticate(self, token: str) -> Principal | None: ...
+
+
+class StaticTokens(Authenticator):
+    """Fixed tokens, for tests and for embedding pagechat behind another auth layer."""
+
+    def __init__(self, tokens: dict[str, Principal]) -> None:
+        self._tokens = dict(tokens)
+
+    async def authenticate(self, token: str) -> Principal | None:
+        return self._tokens.get(token)
+
+
+def _unauthorized(detail: str) -> HTTPException:
+    return HTTPException(
+        status.HTTP_401_UNAUTHORIZED, detail=detail, headers={"WWW-Authenticate": "Bearer"}
+    )
+
+
+async def current_user(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Principal:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise _unauthorized("Not authenticated")
+    authenticator: Authenticator = request.app.state.authenticator
+    user = await authenticator.authenticate(credentials.credentials)
+    if user is None:
+        raise _unauthorized("Invalid or expired token")
+    return user
+
+
+def _chat_service(request: Request) -> ChatService:
+    service: ChatService = request.app.state.chat
+    return service
+
+
+def _runs(request: Request) -> RunManager:
+    runs: RunManager = request.app.state.runs
+    return runs
+
+
+CurrentUser = Annotated[Principal, Depends(current_user)]
+ChatServiceDep = Annotated[ChatService, Depends(_chat_service)]
+RunsDep = Annotated[RunManager, Depends(_runs)]

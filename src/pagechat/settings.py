@@ -1,0 +1,55 @@
+"""Settings from the environment (and a `.env` file), in one place."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ProviderName", "Settings", "get_settings"]
+
+ProviderName = Literal["anthropic", "openai", "offline"]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
+
+    database_url: str = Field(default="sqlite+aiosqlite:///./pagechat.db", alias="DATABASE_URL")
+    secret: str | None = Field(default=None, alias="PAGECHAT_SECRET")
+    """JWT signing key. Unset in development: one is generated and kept in `state_dir`."""
+    state_dir: Path = Field(default=Path(".pagechat"), alias="PAGECHAT_STATE_DIR")
+    token_ttl_minutes: int = Field(default=12 * 60, alias="PAGECHAT_TOKEN_TTL_MINUTES")
+
+    provider: ProviderName | None = Field(default=None, alias="PAGECHAT_PROVIDER")
+    model: str | None = Field(default=None, alias="PAGECHAT_MODEL")
+    max_tokens: int = Field(default=4096, alias="PAGECHAT_MAX_TOKENS")
+    temperature: float | None = Field(default=None, alias="PAGECHAT_TEMPERATURE")
+    max_iterations: int = Field(default=5, alias="PAGECHAT_MAX_ITERATIONS")
+    history_budget: int = Field(default=24_000, alias="PAGECHAT_HISTORY_BUDGET")
+    anthropic_api_key: str | None = Field(default=None, alias="ANTHROPIC_API_KEY")
+    anthropic_base_url: str | None = Field(default=None, alias="ANTHROPIC_BASE_URL")
+    openai_api_key: str | None = Field(default=None, alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
+
+    cancel_on_disconnect: bool = Field(default=False, alias="PAGECHAT_CANCEL_ON_DISCONNECT")
+    web_dir: Path | None = Field(default=None, alias="PAGECHAT_WEB_DIR")
+    """Built web UI to serve at `/` (default: `web/dist` when it exists)."""
+
+    @property
+    def active_provider(self) -> ProviderName:
+        """The configured provider, else the first whose key is set, else `offline`."""
+        if self.provider is not None:
+            return self.provider
+        if self.anthropic_api_key:
+            return "anthropic"
+        if self.openai_api_key or self.openai_base_url:
+            return "openai"
+        return "offline"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,81 @@
+"""What the chat layer needs from storage, independent of the database.
+
+A turn is stored in two steps: `begin_turn` writes the user message and a
+placeholder assistant message (status `running`) before the model is called,
+so a crash mid-run leaves a visible, interrupted answer rather than nothing;
+`finish_turn` fills the placeholder from the run's folded events.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..identity import Principal
+from ..protocol import (
+    CustomPayload,
+    MessagePublic,
+    MessageStatus,
+    SuggestedAction,
+    SuggestedValue,
+    ToolHistoryEntry,
+    Usage,
+)
+
+__all__ = [
+    "AssistantRecord",
+    "ChatStore",
+    "ConversationNotFound",
+    "TurnIds",
+]
+
+
+class ConversationNotFound(LookupError):
+    """No such conversation for this user (another user's is reported the same way)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnIds:
+    conversation_id: str
+    user_message_id: str
+    assistant_message_id: str
+
+
+@dataclass(slots=True)
+class AssistantRecord:
+    """An assistant message as folded from its run's events."""
+
+    content: str
+    status: MessageStatus
+    tool_history: list[ToolHistoryEntry] = field(default_factory=list)
+    payloads: list[CustomPayload] = field(default_factory=list)
+    custom_payload: CustomPayload | None = None
+    suggested_values: list[SuggestedValue] | None = None
+    suggested_actions: list[SuggestedAction] | None = None
+    usage: Usage | None = None
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    context_audit: str | None = None
+
+
+class ChatStore(abc.ABC):
+    @abc.abstractmethod
+    async def begin_turn(
+        self, *, user: Principal, conversation_id: str | None, message: str, run_id: str | None = None
+    ) -> TurnIds:
+        """Store the user message (creating the conversation when `conversation_id` is None)."""
+
+    @abc.abstractmethod
+    async def history(self, *, user: Principal, conversation_id: str, limit: int = 200) -> list[MessagePublic]:
+        """The newest `limit` finished messages, oldest first (the placeholder excluded)."""
+
+    @abc.abstractmethod
+    async def finish_turn(self, *, assistant_message_id: str, record: AssistantRecord) -> None:
+        """Fill the placeholder assistant message."""
+
+    @abc.abstractmethod
+    async def record_action(
+        self, *, user: Principal, conversation_id: str, action: str, data: dict[str, Any], result: Any
+    ) -> str:
+        """Record an applied server action in the conversation, so the model sees it next turn."""

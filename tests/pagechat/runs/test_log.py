@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import asyncio
+import json
+
+from pagechat.protocol import CancelledEvent, TextDeltaEvent
+from pagechat.runs import MemoryEventLog
+
+
+async def _read(log: MemoryEventLog, after: int = 0) -> list[tuple[int, str]]:
+    return [item async for item in log.follow(after)]
+
+
+async def test_events_are_numbered_from_one() -> None:
+    log = MemoryEventLog()
+    assert [log.append(TextDeltaEvent(text=t)) for t in "abc"] == [1, 2, 3]
+    log.close()
+    frames = await _read(log)
+    assert [seq for seq, _ in frames] == [1, 2, 3]
+    assert [json.loads(data)["text"] for _, data in frames] == ["a", "b", "c"]
+
+
+async def test_resume_after_gives_exactly_the_missed_events() -> None:
+    log = MemoryEventLog()
+    for t in "abcde":
+        log.append(TextDeltaEvent(text=t))
+    log.close()
+    assert [seq for seq, _ in await _read(log, after=2)] == [3, 4, 5]
+    assert await _read(log, after=5) == []
+
+
+async def test_a_follower_gets_live_events_then_stops_at_close() -> None:
+    log = MemoryEventLog()
+    log.append(TextDeltaEvent(text="a"))
+    reader = asyncio.create_task(_read(log))
+    await asyncio.sleep(0)
+    log.append(TextDeltaEvent(text="b"))
+    await asyncio.sleep(0)
+    log.append(CancelledEvent())
+    log.close()
+    frames = await asyncio.wait_for(reader, 1)
+    assert [json.loads(d)["type"] for _, d in frames] == ["text_delta", "text_delta", "cancelled"]
+
+
+async def test_many_followers_see_the_same_sequence() -> None:
+    log = MemoryEventLog()
+    readers = [asyncio.create_task(_read(log)) for _ in range(5)]
+    for i in range(50):
+        log.append(TextDeltaEvent(text=str(i)))
+        if i % 7 == 0:
+            await asyncio.sleep(0)
+    log.close()
+    results = await asyncio.gather(*readers)
+    assert all(r == results[0] for r in results)
+    assert [seq for seq, _ in results[0]] == list(range(1, 51))

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from pagechat.protocol import CompleteEvent, ChatResponsePayload, TextDeltaEvent
+from pagechat.runs import Run, RunManager, RunNotFound
+
+
+async def _types(run: Run) -> list[str]:
+    return [json.loads(d)["type"] async for _, d in run.log.follow()]
+
+
+async def test_a_run_that_completes_closes_its_log() -> None:
+    runs = RunManager()
+
+    async def body(run: Run) -> None:
+        run.emit(TextDeltaEvent(text="hi"))
+        run.emit(CompleteEvent(payload=ChatResponsePayload(message="hi")))
+
+    run = runs.start(owner_id="a", conversation_id=None, body=body)
+    assert await _types(run) == ["text_delta", "complete"]
+    assert run.terminal == "complete" and run.done
+
+
+async def test_cancel_ends_the_log_with_cancelled() -> None:
+    runs = RunManager()
+
+    async def body(run: Run) -> None:
+        run.emit(TextDeltaEvent(text="partial"))
+        await asyncio.sleep(30)
+
+    run = runs.start(owner_id="a", conversation_id=None, body=body)
+    await asyncio.sleep(0.01)
+    assert run.cancel()
+    types = await asyncio.wait_for(_types(run), 0.2)
+    assert types == ["text_delta", "cancelled"]
+    assert not run.cancel()  # already finished
+
+
+async def test_a_crashing_body_ends_with_an_error_event() -> None:
+    runs = RunManager()
+
+    async def body(run: Run) -> None:
+        raise RuntimeError("secret internals")
+
+    run = runs.start(owner_id="a", conversation_id=None, body=body)
+    frames = [json.loads(d) async for _, d in run.log.follow()]
+    assert frames[-1]["type"] == "error" and "secret" not in frames[-1]["message"]
+
+
+async def test_another_users_run_is_not_found() -> None:
+    runs = RunManager()
+
+    async def body(run: Run) -> None:
+        run.emit(CompleteEvent(payload=ChatResponsePayload(message="")))
+
+    run = runs.start(owner_id="alice", conversation_id=None, body=body)
+    assert runs.get(run.id, owner_id="alice") is run
+    with pytest.raises(RunNotFound):
+        runs.get(run.id, owner_id="bob")
+    with pytest.raises(RunNotFound):
+        runs.get("missing", owner_id="alice")
+
+
+async def test_finished_runs_are_kept_for_the_retention_time_then_dropped() -> None:
+    runs = RunManager(retain_seconds=0.05)
+
+    async def body(run: Run) -> None:
+        run.emit(CompleteEvent(payload=ChatResponsePayload(message="")))
+
+    first = runs.start(owner_id="a", conversation_id=None, body=body)
+    await first.task  # type: ignore[misc]
+    assert runs.get(first.id, owner_id="a") is first
+    await asyncio.sleep(0.06)
+    runs.start(owner_id="a", conversation_id=None, body=body)  # starting a run sweeps
+    with pytest.raises(RunNotFound):
+        runs.get(first.id, owner_id="a")
+
+
+def test_default_retention_is_at_least_five_minutes() -> None:
+    assert RunManager().retain_seconds >= 300

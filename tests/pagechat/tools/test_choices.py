@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import json
+import re
+
+from pagechat.tools import PRESENT_CHOICES, ToolContext, ToolResult, execute_tool
+
+
+async def _run(params: dict[str, object]) -> ToolResult:
+    items = [i async for i in execute_tool(PRESENT_CHOICES, params, ToolContext())]
+    result = items[-1]
+    assert isinstance(result, ToolResult)
+    return result
+
+
+async def test_present_choices_hands_the_model_an_exact_choices_block() -> None:
+    options = [{"label": "Use RSS feed", "value": "rss"}, {"label": "Agentic", "value": "agentic"}]
+    result = await _run({"question": "How to add it?", "options": options, "context": "Two ways."})
+    assert not result.is_error
+    block = re.search(r"```choices\n(.*?)\n```", result.text, re.S)
+    assert block is not None
+    assert json.loads(block.group(1)) == {"question": "How to add it?", "options": options}
+    assert "Two ways." in result.text and "Wait for the user" in result.text
+
+
+async def test_present_choices_rejects_one_or_five_options() -> None:
+    one = [{"label": "a", "value": "a"}]
+    five = [{"label": str(i), "value": str(i)} for i in range(5)]
+    for options in (one, five):
+        result = await _run({"question": "Q?", "options": options})
+        assert result.is_error and "Invalid input" in result.text
+
+
+async def test_present_choices_rejects_an_empty_label() -> None:
+    result = await _run({"question": "Q?", "options": [{"label": "", "value": "a"}, {"label": "b", "value": "b"}]})
+    assert result.is_error
