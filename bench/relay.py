@@ -53,14 +53,17 @@ def _build(tokens: list[str], runs: int) -> Starlette:
             yield 'id: 1\ndata: {"type":"status","message":"Thinking..."}\n\n'
             for i, tok in enumerate(tokens, start=2):
                 yield f"id: {i}\ndata: {json.dumps({'type': 'text_delta', 'text': tok})}\n\n"
-            yield f'id: {len(tokens) + 2}\ndata: {{"type":"complete","payload":{{"message":""}}}}\n\n'
+            done = json.dumps({"type": "complete", "payload": {"message": ""}})
+            yield f"id: {len(tokens) + 2}\ndata: {done}\n\n"
 
         return StreamingResponse(frames(), media_type="text/event-stream")
 
     return Starlette(routes=[Route("/bare", bare), Mount("/", app=chat_app)])
 
 
-async def _measure(client: httpx.AsyncClient, method: str, url: str, body: object) -> tuple[float, float, int]:
+async def _measure(
+    client: httpx.AsyncClient, method: str, url: str, body: object
+) -> tuple[float, float, int]:
     start = time.perf_counter()
     first = 0.0
     count = 0

@@ -325,9 +325,7 @@ def wire_schema() -> dict[str, Any]:
         [(m, "serialization") for m in _SCHEMA_ROOTS], ref_template="#/$defs/{model}"
     )
     defs: dict[str, Any] = dict(top.get("$defs", {}))
-    event_schema = _EVENT_ADAPTER.json_schema(
-        mode="serialization", ref_template="#/$defs/{model}"
-    )
+    event_schema = _EVENT_ADAPTER.json_schema(mode="serialization", ref_template="#/$defs/{model}")
     defs.update(event_schema.pop("$defs", {}))
     defs["StreamEvent"] = event_schema
     return {

@@ -238,9 +238,12 @@ class FakeAnthropic:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._disconnected = threading.Event()
+        self._idle = threading.Condition(self._lock)
+        self._active = 0  # responses being streamed
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
+        self._base_url: str | None = None
         self.requests: list[dict[str, Any]] = []
         """The JSON bodies received, in order."""
         self.request_headers: list[dict[str, str]] = []
@@ -248,6 +251,20 @@ class FakeAnthropic:
         """Responses the client abandoned before they were complete."""
 
     # -- scripting -------------------------------------------------------------
+
+    def reset(self, timeout: float = 5.0) -> None:
+        """Forgets scripts, requests and disconnects, once no response is streaming.
+
+        Lets one server serve many tests: waiting for the streams in flight keeps
+        a previous test's late disconnect out of the next one.
+        """
+        with self._idle:
+            self._idle.wait_for(lambda: self._active == 0, timeout)
+            self._queue.clear()
+            self.requests.clear()
+            self.request_headers.clear()
+            self.disconnects = 0
+            self._disconnected.clear()
 
     def add(self, *responses: Response) -> None:
         with self._lock:
@@ -270,23 +287,25 @@ class FakeAnthropic:
 
     @property
     def base_url(self) -> str:
-        if self._socket is None:
+        if self._base_url is None:
             raise RuntimeError("FakeAnthropic is not started")
-        host, port = self._socket.getsockname()[:2]
-        return f"http://{host}:{port}"
+        return self._base_url
 
     def start(self) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((self._host, self._port))
         self._socket = sock
+        host, port = sock.getsockname()[:2]
+        self._base_url = f"http://{host}:{port}"
         config = uvicorn.Config(
             self._app,
             interface="asgi3",
             lifespan="off",
             access_log=False,
-            log_config=None,  # leave the host process's logging configuration alone
-            log_level="warning",
+            # Leave the host process's logging (a test run, the app server) alone.
+            log_config=None,
+            log_level=None,
             timeout_graceful_shutdown=1,
         )
         server = uvicorn.Server(config)
@@ -399,38 +418,41 @@ class FakeAnthropic:
     ) -> None:
         finished = False
 
-        async def watch() -> None:
-            while True:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    return
-
-        async def write() -> bool:
+        async def write() -> None:
             nonlocal finished
-            completed = await self._write_stream(response, body, request_id, n, send)
+            await self._write_stream(response, body, request_id, n, send)
             finished = True
-            return completed
 
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        with self._lock:
+            self._active += 1
         writer = asyncio.create_task(write())
         watcher = asyncio.create_task(watch())
-        await asyncio.wait({writer, watcher}, return_when=asyncio.FIRST_COMPLETED)
-        # uvicorn also reports a disconnect once the response is complete; only an
-        # unfinished response counts as abandoned.
-        if watcher.done() and not finished:
+        try:
+            await asyncio.wait({writer, watcher}, return_when=asyncio.FIRST_COMPLETED)
+            # uvicorn also reports a disconnect once a response is complete; only
+            # an unfinished one counts as abandoned.
+            if watcher.done() and not finished:
+                with self._lock:
+                    self.disconnects += 1
+                self._disconnected.set()
+        finally:
             writer.cancel()
-            with self._lock:
-                self.disconnects += 1
-            self._disconnected.set()
-        watcher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await writer
-        # Returning without the final body message makes uvicorn drop the
-        # connection mid-body: that is how `Cut()` is realised.
+            watcher.cancel()
+            await asyncio.gather(writer, watcher, return_exceptions=True)
+            with self._idle:
+                self._active -= 1
+                self._idle.notify_all()
+        # After a `Cut()` the body is unfinished: returning now makes uvicorn drop
+        # the connection mid-body.
 
     async def _write_stream(
         self, response: Reply, body: dict[str, Any], request_id: str, n: int, send: _Send
-    ) -> bool:
-        """Streams the reply; False when it was cut (the caller then drops the connection)."""
+    ) -> None:
+        """Streams the reply; after a `Cut()` it returns with the body unfinished."""
         pace = response.tokens_per_second or self._tokens_per_second
         gap = 1 / pace if pace else 0.0
 
@@ -513,12 +535,11 @@ class FakeAnthropic:
                 error = {"type": item.type, "message": item.message}
                 await emit("error", {"type": "error", "error": error})
                 await end()
-                return True
+                return
             else:
                 if item.clean:
                     await end()
-                    return True
-                return False
+                return
 
         await close_block()
         output_tokens = response.output_tokens or _estimate_tokens("x" * out_chars)
@@ -532,7 +553,6 @@ class FakeAnthropic:
         )
         await emit("message_stop", {"type": "message_stop"})
         await end()
-        return True
 
 
 def _stop_reason(response: Reply) -> str:

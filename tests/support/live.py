@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -51,11 +52,21 @@ class Frame:
         return str(self.event["type"])
 
 
+_LINES: weakref.WeakKeyDictionary[httpx.Response, AsyncIterator[str]] = weakref.WeakKeyDictionary()
+
+
 async def frames(response: httpx.Response) -> AsyncIterator[Frame]:
-    """Parse an SSE body into frames (`id:` + JSON `data:`), ignoring comments and pings."""
+    """Parse an SSE body into frames (`id:` + JSON `data:`), ignoring comments and pings.
+
+    A test may stop reading and later call `frames` again on the same response:
+    reading resumes where it stopped.
+    """
+    lines = _LINES.get(response)
+    if lines is None:
+        lines = _LINES[response] = response.aiter_lines()
     event_id: int | None = None
     data: list[str] = []
-    async for line in response.aiter_lines():
+    async for line in lines:
         if line == "":
             if data:
                 yield Frame(event_id if event_id is not None else -1, json.loads("\n".join(data)))

@@ -207,7 +207,7 @@ _DESIGNS = (
     "prospective cohort study",
     "systematic review and meta-analysis",
     "multicentre observational study",
-    "preclinical study",
+    "pilot study",
 )
 _COMPARATORS = ("standard care", "placebo", "usual follow-up")
 _SURNAMES = (
@@ -248,7 +248,6 @@ def _synthetic_record(index: int, topic_name: str, rng: random.Random) -> Articl
     participants = rng.randrange(40, 2400)
     months = rng.choice((6, 12, 18, 24, 36))
     ratio = rng.uniform(0.55, 1.3)
-    change = "improved" if ratio < 1 else "no clear improvement in"
     abstract = "\n\n".join(
         (
             SYNTHETIC_NOTE,
@@ -256,10 +255,9 @@ def _synthetic_record(index: int, topic_name: str, rng: random.Random) -> Articl
             f"and the effect of {intervention} on {outcome} is uncertain.",
             f"METHODS: A {design} of {participants} participants with {subject} compared "
             f"{intervention} with {rng.choice(_COMPARATORS)} over {months} months.",
-            f"RESULTS: {_capitalise(intervention)} was associated with {change} {outcome} "
-            f"(hazard ratio {ratio:.2f}).",
-            f"CONCLUSIONS: These invented figures illustrate how a {topic_name} finding "
-            "would read; they are not evidence.",
+            f"RESULTS: The hazard ratio for {outcome} with {intervention} was {ratio:.2f}.",
+            f"CONCLUSIONS: The figures are invented to show how an abstract about "
+            f"{topic_name} reads; they are not evidence.",
         )
     )
     authors = tuple(

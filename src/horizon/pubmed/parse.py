@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TypeAlias, cast
+from typing import IO, Any, TypeAlias, cast
 
 from lxml import etree
 
@@ -133,25 +133,48 @@ def _open(source: PubmedSource, stack: ExitStack) -> tuple[IO[bytes], str]:
         stream, name = stack.enter_context(path.open("rb")), path.name
     else:
         stream, name = source, "pubmed"
-    if _peek(stream, len(_GZIP_MAGIC)) == _GZIP_MAGIC:
+    head, stream = _peek(stream, len(_GZIP_MAGIC))
+    if head == _GZIP_MAGIC:
         unpacked = gzip.GzipFile(fileobj=stream, mode="rb")
         stack.callback(unpacked.close)
         stream = cast(IO[bytes], unpacked)
     return stream, name
 
 
-def _peek(stream: IO[bytes], size: int) -> bytes:
+def _peek(stream: IO[bytes], size: int) -> tuple[bytes, IO[bytes]]:
+    """The first bytes of `stream`, and a stream that still starts with them."""
     peek = getattr(stream, "peek", None)
     if callable(peek):
         head = peek(size)
-        if isinstance(head, bytes):
-            return head[:size]
+        if isinstance(head, bytes) and len(head) >= size:
+            return head[:size], stream
+    head = stream.read(size)
     if stream.seekable():
-        position = stream.tell()
-        head = stream.read(size)
-        stream.seek(position)
-        return head
-    raise PubmedParseError("cannot sniff the compression of an unseekable stream; wrap it")
+        stream.seek(-len(head), io.SEEK_CUR)
+        return head, stream
+    return head, cast(IO[bytes], io.BufferedReader(_Prefixed(head, stream)))
+
+
+class _Prefixed(io.RawIOBase):
+    """Bytes already read from an unseekable stream, followed by the rest of it."""
+
+    def __init__(self, prefix: bytes, rest: IO[bytes]) -> None:
+        self._prefix = prefix
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self._prefix:
+            size = min(len(view), len(self._prefix))
+            view[:size] = self._prefix[:size]
+            self._prefix = self._prefix[size:]
+            return size
+        data = self._rest.read(len(view))
+        view[: len(data)] = data
+        return len(data)
 
 
 def _iter_items(
@@ -233,7 +256,8 @@ def _record(
         raise _Malformed(f"PMID {pmid} has no Article")
     return ArticleRecord(
         pmid=pmid,
-        title=_text(article.find("ArticleTitle")),
+        # Some non-English articles have an empty ArticleTitle and only the original one.
+        title=_text(article.find("ArticleTitle")) or _text(article.find("VernacularTitle")),
         abstract=_abstract(article),
         authors=_authors(article),
         journal=(

@@ -24,6 +24,7 @@ _STOPWORDS = frozenset(
 TITLE_WEIGHT = 3.0
 MESH_WEIGHT = 2.0
 ABSTRACT_WEIGHT = 1.0
+_MAX_WEIGHT = TITLE_WEIGHT + MESH_WEIGHT + ABSTRACT_WEIGHT
 
 
 def tokenize(text: str) -> list[str]:
@@ -34,9 +35,9 @@ def tokenize(text: str) -> list[str]:
 def match_score(record: ArticleRecord, query: str) -> float:
     """How well `record` matches `query`; 0.0 means not at all.
 
-    Each query word scores for where it occurs — title 3, MeSH terms 2, abstract 1 —
-    and the sum is scaled by the share of query words found, so a record with all
-    the words beats one that repeats a single word in every field.
+    The whole part is how many of the query's words the record has, so having more
+    of them always ranks higher. The fraction says where they are: each word counts
+    3 in the title, 2 in the MeSH terms and 1 in the abstract.
     """
     words = list(dict.fromkeys(tokenize(query)))
     if not words:
@@ -44,18 +45,18 @@ def match_score(record: ArticleRecord, query: str) -> float:
     title = set(tokenize(record.title))
     mesh = set(tokenize(" ".join(record.mesh_terms)))
     abstract = set(tokenize(record.abstract))
-    total = 0.0
     found = 0
+    weight = 0.0
     for word in words:
-        score = (
+        here = (
             TITLE_WEIGHT * (word in title)
             + MESH_WEIGHT * (word in mesh)
             + ABSTRACT_WEIGHT * (word in abstract)
         )
-        if score:
+        if here:
             found += 1
-            total += score
-    return total * found / len(words)
+            weight += here
+    return found + weight / (_MAX_WEIGHT * len(words) + 1)
 
 
 def rank_records(

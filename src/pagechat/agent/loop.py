@@ -106,7 +106,9 @@ async def run_agent_loop(
         stop_reason: StopReason = finish.stop_reason if finish else "end_turn"
         if final_call or not calls or not specs:
             if calls:
-                logger.info("ignoring %d tool call(s) the model made after the tool budget", len(calls))
+                logger.info(
+                    "ignoring %d tool call(s) the model made after the tool budget", len(calls)
+                )
             yield AgentComplete(stop_reason, usage, finish.usage.input_tokens if finish else 0)
             return
 
@@ -138,7 +140,9 @@ async def _run_one(
     yield AgentToolStart(call.name, call.input, call.id)
     tool = tools.get(call.name)
     if tool is None:
-        yield ToolResult(f"Unknown tool {call.name!r}. Available: {', '.join(tools)}.", is_error=True)
+        yield ToolResult(
+            f"Unknown tool {call.name!r}. Available: {', '.join(tools)}.", is_error=True
+        )
         return
     async for item in execute_tool(tool, call.input, context):
         if isinstance(item, ToolResult):

@@ -32,7 +32,8 @@ _STATUS_NOTES = {
 def _tool_note(entry: ToolHistoryEntry) -> str:
     output = entry.output
     if len(output) > TOOL_OUTPUT_CHARS:
-        output = f"{output[:TOOL_OUTPUT_CHARS]}… [{len(entry.output) - TOOL_OUTPUT_CHARS} more characters]"
+        rest = len(entry.output) - TOOL_OUTPUT_CHARS
+        output = f"{output[:TOOL_OUTPUT_CHARS]}… [{rest} more characters]"
     state = "failed" if entry.is_error else "returned"
     args = json.dumps(entry.input, ensure_ascii=False)[:300]
     return f"\n[Tool {entry.tool_name}({args}) {state}: {output}]\n"
@@ -64,7 +65,9 @@ def _size(turn: ModelMessage) -> int:
     return len(turn.text) if isinstance(turn, UserTurn | AssistantTurn) else 0
 
 
-def build_history(messages: Sequence[MessagePublic], *, budget: int = DEFAULT_HISTORY_BUDGET) -> list[ModelMessage]:
+def build_history(
+    messages: Sequence[MessagePublic], *, budget: int = DEFAULT_HISTORY_BUDGET
+) -> list[ModelMessage]:
     """Earlier messages (oldest first) → model turns, newest first within `budget` characters.
 
     The result starts with a user turn, as providers require.

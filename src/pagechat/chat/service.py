@@ -27,7 +27,7 @@ from ..agent import (
 from ..identity import Principal
 from ..models.base import Model, TokenUsage, UserTurn
 from ..models.retry import RetryPolicy
-from ..pages import ReplyStreamFilter, TurnSetup, neutralize_tool_markers, parse_reply, prepare_turn
+from ..pages import ReplyParser, TurnSetup, prepare_turn
 from ..protocol import (
     ChatRequest,
     ChatResponsePayload,
@@ -77,7 +77,6 @@ class _Turn:
     ids: TurnIds
     setup: TurnSetup
     text: list[str] = field(default_factory=list)
-    raw: list[str] = field(default_factory=list)
     tool_history: list[ToolHistoryEntry] = field(default_factory=list)
     usage: TokenUsage = field(default_factory=TokenUsage)
 
@@ -87,13 +86,17 @@ class _Turn:
             status=status,  # type: ignore[arg-type]
             tool_history=list(self.tool_history),
             payloads=[e.payload for e in self.tool_history if e.payload is not None],
-            usage=Usage(input_tokens=self.usage.input_tokens, output_tokens=self.usage.output_tokens),
+            usage=Usage(
+                input_tokens=self.usage.input_tokens, output_tokens=self.usage.output_tokens
+            ),
             error=error,
             context_audit=self.setup.context_text,
         )
 
 
 ModelSource = Model | Callable[[], Model]
+
+_YIELD_EVERY = 0.001
 
 
 class ChatService:
@@ -126,7 +129,10 @@ class ChatService:
         )
         run_id = uuid.uuid4().hex
         ids = await self.store.begin_turn(
-            user=user, conversation_id=request.conversation_id, message=request.message, run_id=run_id
+            user=user,
+            conversation_id=request.conversation_id,
+            message=request.message,
+            run_id=run_id,
         )
 
         async def body(run: Run) -> None:
@@ -153,10 +159,17 @@ class ChatService:
             run_id=run.id,
             page_context=request.context,
         )
-        messages = [*build_history(earlier, budget=self.config.history_budget), UserTurn(request.message)]
-        stream_filter = ReplyStreamFilter([p.parse_marker for p in setup.payloads])
+        messages = [
+            *build_history(earlier, budget=self.config.history_budget),
+            UserTurn(request.message),
+        ]
+        # Withholds payload markers while they stream and parses them; only the
+        # model's own text goes through it, never tool output or the user's words.
+        parser = ReplyParser(setup)
         model = self.model
         run.emit(StatusEvent(message="Thinking..."))
+        loop = asyncio.get_running_loop()
+        yielded_at = 0.0
 
         def show(text: str) -> None:
             if text:
@@ -176,17 +189,34 @@ class ChatService:
                 retry=self.config.retry,
             ):
                 if isinstance(event, AgentTextDelta):
-                    turn.raw.append(event.text)
-                    show(stream_filter.feed(event.text))
+                    show(parser.feed(event.text))
+                    # An instant model (or a burst of buffered deltas) would hold the
+                    # loop until the turn ends: let readers and other runs in every
+                    # millisecond or so, which still lets readers batch their writes.
+                    now = loop.time()
+                    if now - yielded_at > _YIELD_EVERY:
+                        yielded_at = now
+                        await asyncio.sleep(0)
                 elif isinstance(event, AgentToolStart):
-                    show(stream_filter.flush())
-                    run.emit(ToolStartEvent(tool=event.tool_name, input=event.tool_input, tool_use_id=event.tool_use_id))
+                    show(parser.flush())
+                    run.emit(
+                        ToolStartEvent(
+                            tool=event.tool_name,
+                            input=event.tool_input,
+                            tool_use_id=event.tool_use_id,
+                        )
+                    )
                 elif isinstance(event, AgentToolProgress):
-                    progress = None if event.progress is None else min(1.0, max(0.0, event.progress))
+                    progress = (
+                        None if event.progress is None else min(1.0, max(0.0, event.progress))
+                    )
                     run.emit(
                         ToolProgressEvent(
-                            tool=event.tool_name, stage=event.stage, message=event.message,
-                            progress=progress, data=event.data,
+                            tool=event.tool_name,
+                            stage=event.stage,
+                            message=event.message,
+                            progress=progress,
+                            data=event.data,
                         )
                     )
                 elif isinstance(event, AgentToolComplete):
@@ -201,18 +231,20 @@ class ChatService:
                             payload=_tool_payload(event.payload),
                         )
                     )
-                    marker = f"[[tool:{index}]]"
-                    turn.raw.append(marker)
-                    run.emit(ToolCompleteEvent(tool=event.tool_name, index=index, is_error=event.is_error))
-                    show(marker)
+                    run.emit(
+                        ToolCompleteEvent(
+                            tool=event.tool_name, index=index, is_error=event.is_error
+                        )
+                    )
+                    show(f"[[tool:{index}]]")
                 elif isinstance(event, AgentThinking):
                     run.emit(StatusEvent(message=event.message))
                 elif isinstance(event, AgentComplete):
-                    show(stream_filter.flush())
+                    show(parser.flush())
                     turn.usage = event.usage
-                    await self._complete(run, turn, model, event)
+                    await self._complete(run, turn, model, event, parser)
                 elif isinstance(event, AgentError):
-                    show(stream_filter.flush())
+                    show(parser.flush())
                     turn.usage = event.usage
                     await self.store.finish_turn(
                         assistant_message_id=ids.assistant_message_id,
@@ -237,8 +269,12 @@ class ChatService:
             )
             raise exc
 
-    async def _complete(self, run: Run, turn: _Turn, model: Model, done: AgentComplete) -> None:
-        parsed = parse_reply(neutralize_tool_markers("".join(turn.raw)), turn.setup)
+    async def _complete(
+        self, run: Run, turn: _Turn, model: Model, done: AgentComplete, parser: ReplyParser
+    ) -> None:
+        parsed = parser.result()
+        # The message is exactly the text the user saw stream, tool markers included.
+        message = "".join(turn.text)
         tool_payloads = [e.payload for e in turn.tool_history if e.payload is not None]
         payloads = [*tool_payloads, *parsed.payloads]
         if tool_payloads:
@@ -260,7 +296,7 @@ class ChatService:
             )
         usage = Usage(input_tokens=done.usage.input_tokens, output_tokens=done.usage.output_tokens)
         record = AssistantRecord(
-            content=parsed.message,
+            content=message,
             status="complete",
             tool_history=turn.tool_history,
             payloads=payloads,
@@ -271,11 +307,13 @@ class ChatService:
             warnings=warnings,
             context_audit=turn.setup.context_text,
         )
-        await self.store.finish_turn(assistant_message_id=turn.ids.assistant_message_id, record=record)
+        await self.store.finish_turn(
+            assistant_message_id=turn.ids.assistant_message_id, record=record
+        )
         run.emit(
             CompleteEvent(
                 payload=ChatResponsePayload(
-                    message=parsed.message,
+                    message=message,
                     suggested_values=parsed.suggested_values,
                     suggested_actions=parsed.suggested_actions,
                     custom_payload=primary,

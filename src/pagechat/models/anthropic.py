@@ -96,7 +96,7 @@ class AnthropicModel(Model):
 
     def __init__(
         self,
-        model: str = "claude-sonnet-4-5",
+        model: str = "claude-sonnet-4-6",
         *,
         api_key: str | None = None,
         base_url: str | None = None,
@@ -109,31 +109,47 @@ class AnthropicModel(Model):
         self.name = model
         self.context_window = context_window
         self._owns_client = client is None
-        self._client = client or AsyncAnthropic(
-            api_key=api_key,
-            base_url=base_url,
-            max_retries=max_retries,
-            # `read` bounds each wait for the next bytes, so a stalled stream
-            # fails after `read_timeout` however long the whole answer takes.
-            timeout=Timeout(read_timeout, connect=connect_timeout),
-        )
+        self._client = client
+        self._api_key = api_key
+        self._base_url = base_url
+        self._max_retries = max_retries
+        # `read` bounds each wait for the next bytes, so a stalled stream fails
+        # after `read_timeout` however long the whole answer takes.
+        self._timeout = Timeout(read_timeout, connect=connect_timeout)
 
     @property
     def client(self) -> AsyncAnthropic:
+        """The SDK client, made on first use.
+
+        Made lazily because the SDK resolves credentials when it is constructed
+        (environment, then profile files), and a broken profile raises: that
+        should surface as a failed model call, not as a failure to start.
+        """
+        if self._client is None:
+            self._client = AsyncAnthropic(
+                api_key=self._api_key,
+                base_url=self._base_url,
+                max_retries=self._max_retries,
+                timeout=self._timeout,
+            )
         return self._client
 
     async def aclose(self) -> None:
         """Closes the HTTP connection pool, unless the client was passed in."""
-        if self._owns_client:
+        if self._owns_client and self._client is not None:
             await self._client.close()
+            self._client = None
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
-        if self._owns_client and not _has_credentials(self._client):
-            raise ProviderError(
-                "auth", "No Anthropic API key is configured: set ANTHROPIC_API_KEY."
-            )
+        secrets: list[str] = []
         try:
-            response: AsyncStream[RawMessageStreamEvent] = await self._client.messages.create(
+            client = self.client
+            secrets = _secrets(client)
+            if self._owns_client and not _has_credentials(client):
+                raise ProviderError(
+                    "auth", "No Anthropic API key is configured: set ANTHROPIC_API_KEY."
+                )
+            response: AsyncStream[RawMessageStreamEvent] = await client.messages.create(
                 model=self.name,
                 max_tokens=request.max_tokens,
                 messages=_to_messages(request.messages),
@@ -154,7 +170,7 @@ class AnthropicModel(Model):
                 # abandoned answer stops upstream generation at once.
                 await response.close()
         except _UPSTREAM_ERRORS as err:
-            raise _provider_error(err, _secrets(self._client)) from err
+            raise _provider_error(err, secrets) from err
 
 
 def _to_messages(messages: Sequence[ModelMessage]) -> list[MessageParam]:

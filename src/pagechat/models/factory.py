@@ -10,7 +10,7 @@ from .testing import FunctionModel
 
 __all__ = ["DEFAULT_MODELS", "model_from_settings", "unconfigured_model"]
 
-DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4o-mini"}
+DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-6", "openai": "gpt-4o-mini"}
 
 _UNCONFIGURED = (
     "No language model is configured, and this app has no offline model. Set ANTHROPIC_API_KEY "

@@ -58,7 +58,7 @@ _STOP_REASONS: dict[str, StopReason] = {
 }
 
 _DETAIL_LIMIT = 300
-_KEY_PATTERN = re.compile(r"\b(?:sk|key)-[A-Za-z0-9_\-*]{4,}")
+_KEY_PATTERN = re.compile(r"\bsk-[A-Za-z0-9_\-*]{4,}")
 
 
 class OpenAIModel(Model):
@@ -155,7 +155,7 @@ class OpenAIModel(Model):
         if finish_reason is None:
             # The body ended cleanly but the reply did not: a proxy or server gave up.
             raise ProviderError("stream", "The model's reply ended before it was finished.")
-        for call in calls.complete():
+        for call in calls.complete(cut_off=finish_reason == "length"):
             yield call
         stop: StopReason = "refusal" if refused else _STOP_REASONS.get(finish_reason, "other")
         yield ModelFinish(stop, usage)
@@ -238,7 +238,9 @@ class _ToolCallAssembler:
             if function.arguments:
                 call.arguments.append(function.arguments)
 
-    def complete(self) -> Iterable[ModelToolCall]:
+    def complete(self, *, cut_off: bool = False) -> Iterable[ModelToolCall]:
+        """The calls in index order; `cut_off` (max_tokens reached) explains broken JSON."""
+        why = " (the reply hit the max_tokens limit)" if cut_off else ""
         for index in sorted(self._calls):
             call = self._calls[index]
             if not call.name:
@@ -248,7 +250,7 @@ class _ToolCallAssembler:
                 arguments = json.loads(text) if text else {}
             except json.JSONDecodeError as e:
                 raise ModelOutputError(
-                    f"The model's input for tool {call.name!r} is not valid JSON."
+                    f"The model's input for tool {call.name!r} is not valid JSON{why}."
                 ) from e
             if not isinstance(arguments, dict):
                 raise ModelOutputError(
@@ -286,7 +288,9 @@ def _provider_error(exc: Exception, api_key: str) -> ProviderError:
                 f"The model server refused the credentials (HTTP {status}); check OPENAI_API_KEY.",
                 status_code=status,
             )
-        if status in (503, 529) or "overloaded" in detail.lower():
+        if status in (503, 529) or (
+            status >= 500 and "overloaded" in f"{detail} {exc.type}".lower()
+        ):
             return ProviderError(
                 "overloaded",
                 f"The model server is overloaded (HTTP {status}){suffix}",

@@ -34,7 +34,8 @@ class RetryPolicy:
     def delay(self, attempt: int, retry_after: float | None, rand: Callable[[], float]) -> float:
         if retry_after is not None:
             return max(0.0, retry_after)
-        return rand() * min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
+        # Capping the exponent keeps a large attempt number from overflowing a float.
+        return rand() * min(self.max_delay, self.base_delay * 2.0 ** min(attempt - 1, 64))
 
 
 NO_RETRY = RetryPolicy(max_attempts=1)

@@ -16,7 +16,7 @@ import inspect
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from .base import (
     Model,
@@ -45,7 +45,9 @@ ScriptItem: TypeAlias = str | ModelToolCall | ModelFinish | Pause | Exception
 """A string is a text delta; an exception is raised at that point of the stream."""
 
 
-def tool_call(name: str, input: dict[str, Any] | None = None, *, id: str | None = None) -> ModelToolCall:
+def tool_call(
+    name: str, input: dict[str, Any] | None = None, *, id: str | None = None
+) -> ModelToolCall:
     """A tool call for a script; ids are generated when not given."""
     return ModelToolCall(id=id or f"toolu_{next(_ids):04d}", name=name, input=input or {})
 
@@ -97,7 +99,9 @@ class ScriptedModel(Model):
 
     name = "scripted"
 
-    def __init__(self, replies: Sequence[Sequence[ScriptItem] | str], *, delay: float = 0.0) -> None:
+    def __init__(
+        self, replies: Sequence[Sequence[ScriptItem] | str], *, delay: float = 0.0
+    ) -> None:
         self._replies = [[r] if isinstance(r, str) else list(r) for r in replies]
         self._delay = delay
         self.requests: list[ModelRequest] = []
@@ -111,7 +115,8 @@ class ScriptedModel(Model):
         self.requests.append(request)
         if index >= len(self._replies):
             raise ModelOutputError(
-                f"ScriptedModel has {len(self._replies)} scripted replies; call {index + 1} has none"
+                f"ScriptedModel has {len(self._replies)} scripted replies; "
+                f"call {index + 1} has none"
             )
         async for event in _play(_aiter(self._replies[index]), request, self._delay):
             yield event
@@ -140,11 +145,12 @@ class FunctionModel(Model):
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         self.requests.append(request)
         result = self._function(request)
+        items: AsyncIterator[ScriptItem]
         if inspect.isasyncgen(result):
-            items: AsyncIterator[ScriptItem] = result
+            items = cast(AsyncIterator[ScriptItem], result)
         else:
             if inspect.isawaitable(result):
                 result = await result
-            items = _aiter([result] if isinstance(result, str) else result)  # type: ignore[list-item,arg-type]
+            items = _aiter([result] if isinstance(result, str) else result)  # type: ignore[arg-type]
         async for event in _play(items, request, self._delay):
             yield event

@@ -39,20 +39,30 @@ class EventLog(abc.ABC):
     def follow(self, after: int = 0) -> AsyncIterator[tuple[int, str]]:
         """Yield `(seq, json)` for every event after `after`, waiting for new ones."""
 
+    @abc.abstractmethod
+    def follow_wire(self, after: int = 0) -> AsyncIterator[bytes]:
+        """Like `follow`, as ready-to-send SSE bytes (`id:` and `data:` lines).
+
+        Everything already in the log comes as one chunk, so a reader that fell
+        behind catches up in one write instead of one per event.
+        """
+
 
 class MemoryEventLog(EventLog):
     def __init__(self) -> None:
-        # Serialized once on append: every reader sends the same bytes.
-        self._frames: list[str] = []
+        # Encoded once, as the SSE frame, on append: every reader sends the same bytes.
+        self._frames: list[bytes] = []
         self._closed = False
         self._waiters: list[asyncio.Future[None]] = []
 
     def append(self, event: StreamEvent) -> int:
         if self._closed:
             raise RuntimeError("event log is closed")
-        self._frames.append(event.model_dump_json())
+        seq = len(self._frames) + 1
+        # model_dump_json never emits a raw newline, so one `data:` line holds the event.
+        self._frames.append(b"id: %d\ndata: %s\n\n" % (seq, event.model_dump_json().encode()))
         self._wake()
-        return len(self._frames)
+        return seq
 
     def close(self) -> None:
         self._closed = True
@@ -72,15 +82,33 @@ class MemoryEventLog(EventLog):
             if not waiter.done():
                 waiter.set_result(None)
 
+    async def _wait(self) -> None:
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        await waiter
+
     async def follow(self, after: int = 0) -> AsyncIterator[tuple[int, str]]:
         seq = max(0, after)
         frames = self._frames
         while True:
             while seq < len(frames):
+                frame = frames[seq]
                 seq += 1
-                yield seq, frames[seq - 1]
+                start = frame.index(b"\ndata: ") + 7
+                yield seq, frame[start:-2].decode()
             if self._closed:
                 return
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiters.append(waiter)
-            await waiter
+            await self._wait()
+
+    async def follow_wire(self, after: int = 0) -> AsyncIterator[bytes]:
+        seq = max(0, after)
+        frames = self._frames
+        while True:
+            end = len(frames)
+            if seq < end:
+                yield frames[seq] if end == seq + 1 else b"".join(frames[seq:end])
+                seq = end
+                continue
+            if self._closed:
+                return
+            await self._wait()

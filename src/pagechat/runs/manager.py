@@ -69,7 +69,12 @@ class RunManager:
         self._runs: dict[str, Run] = {}
 
     def start(
-        self, *, owner_id: str, conversation_id: str | None, body: RunBody, run_id: str | None = None
+        self,
+        *,
+        owner_id: str,
+        conversation_id: str | None,
+        body: RunBody,
+        run_id: str | None = None,
     ) -> Run:
         self._sweep()
         run = Run(run_id or uuid.uuid4().hex, owner_id, conversation_id, MemoryEventLog())

@@ -26,7 +26,11 @@ _SCHEMA: dict[str, Any] = {
                 "type": "object",
                 "properties": {
                     "label": {"type": "string", "minLength": 1, "description": "Button text"},
-                    "value": {"type": "string", "minLength": 1, "description": "Sent back when chosen"},
+                    "value": {
+                        "type": "string",
+                        "minLength": 1,
+                        "description": "Sent back when chosen",
+                    },
                 },
                 "required": ["label", "value"],
             },
@@ -40,7 +44,10 @@ _SCHEMA: dict[str, Any] = {
 def choices_block(question: str, options: list[dict[str, str]]) -> str:
     """The fenced block the UI renders as buttons."""
     body = json.dumps(
-        {"question": question, "options": [{"label": o["label"], "value": o["value"]} for o in options]},
+        {
+            "question": question,
+            "options": [{"label": o["label"], "value": o["value"]} for o in options],
+        },
         ensure_ascii=False,
     )
     return f"```choices\n{body}\n```"

@@ -19,21 +19,26 @@ import jsonschema
 
 from .types import ToolConfig, ToolContext, ToolProgress, ToolResult
 
-__all__ = ["execute_tool", "validation_error"]
+__all__ = ["execute_tool", "schema_error", "validation_error"]
 
 logger = logging.getLogger(__name__)
 
 _DONE = object()
 
 
-def validation_error(tool: ToolConfig, params: dict[str, Any]) -> str | None:
-    """Why `params` does not satisfy the tool's `input_schema`, or None."""
-    validator_cls = jsonschema.validators.validator_for(tool.input_schema)
-    error = jsonschema.exceptions.best_match(validator_cls(tool.input_schema).iter_errors(params))
+def schema_error(schema: dict[str, Any], value: Any) -> str | None:
+    """Why `value` does not satisfy the JSON Schema `schema`, or None."""
+    validator_cls = jsonschema.validators.validator_for(schema)
+    error = jsonschema.exceptions.best_match(validator_cls(schema).iter_errors(value))
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path)
     return f"{where}: {error.message}" if where else error.message
+
+
+def validation_error(tool: ToolConfig, params: dict[str, Any]) -> str | None:
+    """Why `params` does not satisfy the tool's `input_schema`, or None."""
+    return schema_error(tool.input_schema, params)
 
 
 def _as_result(value: Any) -> ToolResult:
@@ -44,7 +49,9 @@ def _as_result(value: Any) -> ToolResult:
     return ToolResult(value if isinstance(value, str) else str(value))
 
 
-async def _iterate_sync_generator(gen: Iterator[Any], cancelled: threading.Event) -> AsyncIterator[Any]:
+async def _iterate_sync_generator(
+    gen: Iterator[Any], cancelled: threading.Event
+) -> AsyncIterator[Any]:
     """Drive a sync generator in a worker thread, handing its items to the event loop."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[Any] = asyncio.Queue()
@@ -91,7 +98,9 @@ def _retrieve_exception(future: asyncio.Future[Any]) -> None:
         future.exception()
 
 
-async def _raw_items(tool: ToolConfig, params: dict[str, Any], ctx: ToolContext) -> AsyncIterator[Any]:
+async def _raw_items(
+    tool: ToolConfig, params: dict[str, Any], ctx: ToolContext
+) -> AsyncIterator[Any]:
     executor = tool.executor
     if (
         inspect.isasyncgenfunction(executor)

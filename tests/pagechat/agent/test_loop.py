@@ -34,7 +34,9 @@ OBJECT = {"type": "object", "properties": {"q": {"type": "string"}}, "required":
 
 
 def _tool(name: str, executor: Any, **kw: Any) -> ToolConfig:
-    return ToolConfig(name=name, description=f"{name} tool", input_schema=OBJECT, executor=executor, **kw)
+    return ToolConfig(
+        name=name, description=f"{name} tool", input_schema=OBJECT, executor=executor, **kw
+    )
 
 
 def _echo(params: dict[str, Any], ctx: ToolContext) -> str:
@@ -80,7 +82,9 @@ async def test_one_tool_result_goes_back_to_the_model() -> None:
         "AgentComplete",
     ]
     done = events[2]
-    assert isinstance(done, AgentToolComplete) and done.result_text == "echo x" and not done.is_error
+    assert (
+        isinstance(done, AgentToolComplete) and done.result_text == "echo x" and not done.is_error
+    )
     second = model.requests[1].messages
     assert isinstance(second[-1], ToolResultsTurn)
     assert second[-1].results[0].tool_use_id == "t1" and second[-1].results[0].content == "echo x"
@@ -94,7 +98,9 @@ async def test_two_tools_in_one_turn_run_in_the_order_asked() -> None:
         order.append(params["q"])
         return params["q"]
 
-    model = ScriptedModel([[tool_call("t", {"q": "first"}), tool_call("t", {"q": "second"})], ["ok"]])
+    model = ScriptedModel(
+        [[tool_call("t", {"q": "first"}), tool_call("t", {"q": "second"})], ["ok"]]
+    )
     events = await _collect(model, [_tool("t", slow)])
     starts = [e.tool_input["q"] for e in events if isinstance(e, AgentToolStart)]
     completes = [e.result_text for e in events if isinstance(e, AgentToolComplete)]
@@ -112,14 +118,22 @@ async def test_async_generator_progress_arrives_while_the_tool_runs() -> None:
     model = ScriptedModel([[tool_call("s", {"q": "a"})], ["ok"]])
     seen: list[AgentEvent] = []
     async for event in run_agent_loop(
-        model=model, system="", messages=[UserTurn("hi")], tools=[_tool("s", streaming)],
-        context=ToolContext(), retry=NO_RETRY,
+        model=model,
+        system="",
+        messages=[UserTurn("hi")],
+        tools=[_tool("s", streaming)],
+        context=ToolContext(),
+        retry=NO_RETRY,
     ):
         seen.append(event)
         if isinstance(event, AgentToolProgress):
             release.set()
     progress = next(e for e in seen if isinstance(e, AgentToolProgress))
-    assert (progress.stage, progress.message, progress.progress) == ("searching", "Searching...", 0.5)
+    assert (progress.stage, progress.message, progress.progress) == (
+        "searching",
+        "Searching...",
+        0.5,
+    )
     done = next(e for e in seen if isinstance(e, AgentToolComplete))
     assert done.payload == {"type": "x", "data": 1}
 
@@ -137,8 +151,12 @@ async def test_sync_generator_runs_in_a_thread_and_streams_progress() -> None:
     model = ScriptedModel([[tool_call("s", {"q": "a"})], ["ok"]])
     results = []
     async for event in run_agent_loop(
-        model=model, system="", messages=[UserTurn("hi")], tools=[_tool("s", streaming)],
-        context=ToolContext(), retry=NO_RETRY,
+        model=model,
+        system="",
+        messages=[UserTurn("hi")],
+        tools=[_tool("s", streaming)],
+        context=ToolContext(),
+        retry=NO_RETRY,
     ):
         if isinstance(event, AgentToolProgress):
             release.set()
@@ -190,7 +208,9 @@ async def test_unknown_tool_is_an_error_result() -> None:
 
 async def test_iteration_cap_ends_with_one_call_without_tools_asking_for_a_summary() -> None:
     always = [[tool_call("echo", {"q": str(i)})] for i in range(2)]
-    model = ScriptedModel([*always, ["Summary: nothing conclusive.", tool_call("echo", {"q": "x"})]])
+    model = ScriptedModel(
+        [*always, ["Summary: nothing conclusive.", tool_call("echo", {"q": "x"})]]
+    )
     events = await _collect(model, [_tool("echo", _echo)], max_iterations=2)
     assert len(model.requests) == 3
     final = model.requests[2]
@@ -210,16 +230,22 @@ async def test_provider_error_ends_the_turn_with_an_error_event() -> None:
 async def test_cancel_during_model_streaming_stops_promptly() -> None:
     model = ScriptedModel([["first ", Pause(30), "never"]])
     seen: list[AgentEvent] = []
+    first = asyncio.Event()
 
     async def consume() -> None:
         async for e in run_agent_loop(
-            model=model, system="", messages=[UserTurn("hi")], tools=[], context=ToolContext(), retry=NO_RETRY
+            model=model,
+            system="",
+            messages=[UserTurn("hi")],
+            tools=[],
+            context=ToolContext(),
+            retry=NO_RETRY,
         ):
             seen.append(e)
+            first.set()
 
     task = asyncio.create_task(consume())
-    while not seen:
-        await asyncio.sleep(0.005)
+    await first.wait()
     task.cancel()
     async with asyncio.timeout(0.2):
         with pytest.raises(asyncio.CancelledError):

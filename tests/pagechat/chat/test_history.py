@@ -17,7 +17,10 @@ def _msg(role: str, content: str, **kw: Any) -> MessagePublic:
 def test_newest_turns_are_kept_when_over_budget() -> None:
     messages = []
     for i in range(50):
-        messages += [_msg("user", f"question {i:02d} " + "x" * 80), _msg("assistant", f"answer {i:02d} " + "y" * 80)]
+        messages += [
+            _msg("user", f"question {i:02d} " + "x" * 80),
+            _msg("assistant", f"answer {i:02d} " + "y" * 80),
+        ]
     history = build_history(messages, budget=1000)
     texts = [t.text for t in history if isinstance(t, UserTurn | AssistantTurn)]
     assert texts[-1].startswith("answer 49")
@@ -27,9 +30,14 @@ def test_newest_turns_are_kept_when_over_budget() -> None:
 
 
 def test_tool_markers_become_short_notes_with_long_outputs_cut() -> None:
-    entry = ToolHistoryEntry(tool_name="search_pubmed", input={"query": "CRISPR"}, output="z" * 5000)
+    entry = ToolHistoryEntry(
+        tool_name="search_pubmed", input={"query": "CRISPR"}, output="z" * 5000
+    )
     history = build_history(
-        [_msg("user", "find"), _msg("assistant", "Searching.[[tool:0]]Found many.", tool_history=[entry])]
+        [
+            _msg("user", "find"),
+            _msg("assistant", "Searching.[[tool:0]]Found many.", tool_history=[entry]),
+        ]
     )
     answer = history[-1]
     assert isinstance(answer, AssistantTurn)
@@ -39,7 +47,9 @@ def test_tool_markers_become_short_notes_with_long_outputs_cut() -> None:
 
 
 def test_stopped_answers_are_marked_for_the_model() -> None:
-    history = build_history([_msg("user", "go"), _msg("assistant", "Half an answ", status="cancelled")])
+    history = build_history(
+        [_msg("user", "go"), _msg("assistant", "Half an answ", status="cancelled")]
+    )
     assert isinstance(history[-1], AssistantTurn) and "stopped" in history[-1].text
 
 
@@ -49,5 +59,7 @@ def test_running_placeholders_and_empty_answers_are_skipped() -> None:
 
 
 def test_history_starts_with_a_user_turn() -> None:
-    history = build_history([_msg("assistant", "orphan"), _msg("user", "hi"), _msg("assistant", "hello")])
+    history = build_history(
+        [_msg("assistant", "orphan"), _msg("user", "hi"), _msg("assistant", "hello")]
+    )
     assert isinstance(history[0], UserTurn) and history[0].text == "hi"

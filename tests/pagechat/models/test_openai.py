@@ -416,3 +416,34 @@ async def test_fake_server_works_as_an_async_context_manager() -> None:
         model = OpenAIModel(api_key=API_KEY, base_url=fake.base_url)
         assert _text(await _events(model)) == "async"
         await model.aclose()
+
+
+async def test_stream_that_ends_before_a_finish_reason_is_a_stream_error(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    server.push(Reply((Chunk({"role": "assistant"}), Chunk({"content": "The answer"}))))
+    shown, error = await _failure(model)
+    assert shown == "The answer"
+    assert error.kind == "stream"
+
+
+async def test_whole_tool_calls_without_index_or_id_are_each_kept(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    # Older Ollama sends every call whole in one delta, with neither index nor id.
+    whole = [
+        {"type": "function", "function": {"name": "search", "arguments": f'{{"q": "{q}"}}'}}
+        for q in ("a", "b")
+    ]
+    server.push(Reply((Chunk({"role": "assistant", "tool_calls": whole}), Chunk({}, "tool_calls"))))
+    calls = [e for e in await _events(model) if isinstance(e, ModelToolCall)]
+    assert [(c.name, c.input) for c in calls] == [("search", {"q": "a"}), ("search", {"q": "b"})]
+    assert len({c.id for c in calls}) == 2
+
+
+async def test_tool_input_cut_off_at_max_tokens_says_so(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    server.push(tool_calls(tool_call("search", '{"q": "p5', id="c1"), finish_reason="length"))
+    with pytest.raises(ModelOutputError, match="max_tokens"):
+        await _events(model)

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from pagechat.protocol import CompleteEvent, ChatResponsePayload, TextDeltaEvent
+from pagechat.protocol import ChatResponsePayload, CompleteEvent, TextDeltaEvent
 from pagechat.runs import Run, RunManager, RunNotFound
 
 

@@ -15,7 +15,14 @@ from pagechat.protocol import MAX_MESSAGE_CHARS
 from pagechat.runs import RunManager
 from pagechat.server import StaticTokens, create_app
 from pagechat.store import MemoryChatStore
-from pagechat.tools import ToolConfig, ToolContext, ToolProgress, ToolResult, clear_tools, register_tool
+from pagechat.tools import (
+    ToolConfig,
+    ToolContext,
+    ToolProgress,
+    ToolResult,
+    clear_tools,
+    register_tool,
+)
 from tests.support.live import Frame, frames, read_all, serve
 
 ALICE = Principal(id="alice", email="alice@example.com")
@@ -36,8 +43,12 @@ class Harness:
         self.model = ScriptedModel(list(replies), delay=delay)
         return self.model
 
-    async def chat(self, message: str = "hello", headers: dict[str, str] = AUTH_A, **body: Any) -> tuple[httpx.Response, list[Frame]]:
-        async with self.client.stream("POST", "/api/chat/stream", json={"message": message, **body}, headers=headers) as r:
+    async def chat(
+        self, message: str = "hello", headers: dict[str, str] = AUTH_A, **body: Any
+    ) -> tuple[httpx.Response, list[Frame]]:
+        async with self.client.stream(
+            "POST", "/api/chat/stream", json={"message": message, **body}, headers=headers
+        ) as r:
             return r, await read_all(r)
 
 
@@ -97,10 +108,22 @@ async def test_one_tool_emits_marker_and_tool_history(h: Harness) -> None:
     h.script(["Let me check.", tool_call("echo", {"q": "CRISPR"}, id="t1")], ["Found it."])
     _, fs = await h.chat()
     assert _types(fs) == [
-        "status", "text_delta", "tool_start", "tool_complete", "text_delta", "status", "text_delta", "complete",
+        "status",
+        "text_delta",
+        "tool_start",
+        "tool_complete",
+        "text_delta",
+        "status",
+        "text_delta",
+        "complete",
     ]
     start, done, marker = fs[2].event, fs[3].event, fs[4].event
-    assert start == {"type": "tool_start", "tool": "echo", "input": {"q": "CRISPR"}, "tool_use_id": "t1"}
+    assert start == {
+        "type": "tool_start",
+        "tool": "echo",
+        "input": {"q": "CRISPR"},
+        "tool_use_id": "t1",
+    }
     assert done["index"] == 0 and done["tool"] == "echo"
     assert marker["text"] == "[[tool:0]]"
     payload = fs[-1].event["payload"]
@@ -115,7 +138,9 @@ async def test_two_tools_in_one_turn_get_consecutive_indices(h: Harness) -> None
     h.script([tool_call("echo", {"q": "a"}), tool_call("echo", {"q": "b"})], ["Both done."])
     _, fs = await h.chat()
     completes = [f.event["index"] for f in fs if f.type == "tool_complete"]
-    markers = [f.event["text"] for f in fs if f.type == "text_delta" and f.event["text"].startswith("[[")]
+    markers = [
+        f.event["text"] for f in fs if f.type == "text_delta" and f.event["text"].startswith("[[")
+    ]
     assert completes == [0, 1] and markers == ["[[tool:0]]", "[[tool:1]]"]
     history = fs[-1].event["payload"]["tool_history"]
     assert [e["output"] for e in history] == ["echo:a", "echo:b"]
@@ -130,7 +155,13 @@ async def test_streaming_tool_progress_and_payload(h: Harness) -> None:
     register_tool(ToolConfig("search", "Search", QUERY, search))
     h.script([tool_call("search", {"q": "x"})], ["Here they are."])
     _, fs = await h.chat()
-    assert _types(fs)[:5] == ["status", "tool_start", "tool_progress", "tool_progress", "tool_complete"]
+    assert _types(fs)[:5] == [
+        "status",
+        "tool_start",
+        "tool_progress",
+        "tool_progress",
+        "tool_complete",
+    ]
     assert [f.event["progress"] for f in fs if f.type == "tool_progress"] == [0.3, 0.8]
     assert fs[2].event["stage"] == "searching" and fs[2].event["message"] == "Searching PubMed..."
     payload = fs[-1].event["payload"]
@@ -148,7 +179,10 @@ async def test_failing_tool_is_reported_and_the_answer_goes_on(h: Harness) -> No
     done = next(f for f in fs if f.type == "tool_complete")
     assert done.event["is_error"] is True
     payload = fs[-1].event["payload"]
-    assert payload["tool_history"][0]["is_error"] and "index corrupt" in payload["tool_history"][0]["output"]
+    assert (
+        payload["tool_history"][0]["is_error"]
+        and "index corrupt" in payload["tool_history"][0]["output"]
+    )
     assert payload["message"].endswith("The search failed, sorry.")
     assert model.requests[1].messages[-1].results[0].is_error  # type: ignore[union-attr]
 
@@ -184,7 +218,9 @@ async def _first_frames(response: httpx.Response, n: int) -> list[Frame]:
 
 async def test_cancel_during_model_streaming_keeps_the_partial_answer(h: Harness) -> None:
     h.script(["Partial ", "answer", Pause(30), "never shown"])
-    async with h.client.stream("POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A) as r:
+    async with h.client.stream(
+        "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
+    ) as r:
         run_id = r.headers["x-run-id"]
         seen: list[Frame] = []
         async for f in frames(r):
@@ -217,7 +253,9 @@ async def test_cancel_during_a_tool_cancels_the_tool(h: Harness) -> None:
 
     register_tool(ToolConfig("slow", "Slow", QUERY, slow))
     h.script(["Working.", tool_call("slow", {"q": "x"})], ["never"])
-    async with h.client.stream("POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A) as r:
+    async with h.client.stream(
+        "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
+    ) as r:
         run_id = r.headers["x-run-id"]
         await _first_frames(r, 3)  # status, text, tool_start
         await entered.wait()
@@ -231,13 +269,17 @@ async def test_cancel_during_a_tool_cancels_the_tool(h: Harness) -> None:
 
 async def test_resume_mid_run_gives_exactly_the_missed_events(h: Harness) -> None:
     h.script(["a", "b", Pause(0.2), "c", "d"])
-    async with h.client.stream("POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A) as r:
+    async with h.client.stream(
+        "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
+    ) as r:
         run_id = r.headers["x-run-id"]
         first = await _first_frames(r, 2)
     # The client dropped; the run goes on without it.
     resumed_from = first[-1].id
     async with h.client.stream(
-        "GET", f"/api/chat/runs/{run_id}/events", headers={**AUTH_A, "Last-Event-ID": str(resumed_from)}
+        "GET",
+        f"/api/chat/runs/{run_id}/events",
+        headers={**AUTH_A, "Last-Event-ID": str(resumed_from)},
     ) as r2:
         rest = await read_all(r2)
     ids = [f.id for f in first + rest]
@@ -273,7 +315,9 @@ async def test_two_concurrent_runs_never_mix(h: Harness) -> None:
 
 async def test_a_dropped_connection_does_not_cancel_the_run(h: Harness) -> None:
     h.script(["start ", Pause(0.1), "end"])
-    async with h.client.stream("POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A) as r:
+    async with h.client.stream(
+        "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
+    ) as r:
         run_id = r.headers["x-run-id"]
         await _first_frames(r, 2)
     run = h.runs.get(run_id, owner_id=ALICE.id)
@@ -287,7 +331,9 @@ async def test_a_dropped_connection_does_not_cancel_the_run(h: Harness) -> None:
 
 async def test_malformed_body_is_422_json(h: Harness) -> None:
     r = await h.client.post(
-        "/api/chat/stream", content=b"{not json", headers={**AUTH_A, "content-type": "application/json"}
+        "/api/chat/stream",
+        content=b"{not json",
+        headers={**AUTH_A, "content-type": "application/json"},
     )
     assert r.status_code == 422 and "detail" in r.json()
 
@@ -300,24 +346,35 @@ async def test_empty_message_is_422(h: Harness, message: str) -> None:
 
 
 async def test_message_over_the_limit_is_422(h: Harness) -> None:
-    r = await h.client.post("/api/chat/stream", json={"message": "x" * (MAX_MESSAGE_CHARS + 1)}, headers=AUTH_A)
+    r = await h.client.post(
+        "/api/chat/stream", json={"message": "x" * (MAX_MESSAGE_CHARS + 1)}, headers=AUTH_A
+    )
     assert r.status_code == 422
     assert h.runs.active() == []
 
 
 async def test_huge_body_is_413(h: Harness) -> None:
-    r = await h.client.post("/api/chat/stream", json={"message": "x", "context": {"blob": "y" * 400_000}}, headers=AUTH_A)
+    r = await h.client.post(
+        "/api/chat/stream",
+        json={"message": "x", "context": {"blob": "y" * 400_000}},
+        headers=AUTH_A,
+    )
     assert r.status_code == 413 and "detail" in r.json()
 
 
 async def test_missing_or_unknown_token_is_401(h: Harness) -> None:
     assert (await h.client.post("/api/chat/stream", json={"message": "hi"})).status_code == 401
-    bad = await h.client.post("/api/chat/stream", json={"message": "hi"}, headers={"Authorization": "Bearer nope"})
+    bad = await h.client.post(
+        "/api/chat/stream", json={"message": "hi"}, headers={"Authorization": "Bearer nope"}
+    )
     assert bad.status_code == 401 and bad.json()["detail"]
 
 
 async def test_unknown_run_is_404(h: Harness) -> None:
-    for method, path in [("GET", "/api/chat/runs/nope/events"), ("POST", "/api/chat/runs/nope/cancel")]:
+    for method, path in [
+        ("GET", "/api/chat/runs/nope/events"),
+        ("POST", "/api/chat/runs/nope/cancel"),
+    ]:
         r = await h.client.request(method, path, headers=AUTH_A)
         assert r.status_code == 404 and r.json()["detail"] == "Run not found"
 
@@ -327,23 +384,32 @@ async def test_bad_or_unknown_event_id_is_400(h: Harness, event_id: str) -> None
     h.script(["done"])
     response, _ = await h.chat()
     r = await h.client.get(
-        f"/api/chat/runs/{response.headers['x-run-id']}/events", headers={**AUTH_A, "Last-Event-ID": event_id}
+        f"/api/chat/runs/{response.headers['x-run-id']}/events",
+        headers={**AUTH_A, "Last-Event-ID": event_id},
     )
     assert r.status_code == 400 and "event id" in r.json()["detail"]
 
 
 async def test_another_users_run_is_404_and_keeps_running(h: Harness) -> None:
     h.script(["slow ", Pause(0.3), "end"])
-    async with h.client.stream("POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A) as r:
+    async with h.client.stream(
+        "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
+    ) as r:
         run_id = r.headers["x-run-id"]
-        assert (await h.client.post(f"/api/chat/runs/{run_id}/cancel", headers=AUTH_B)).status_code == 404
-        assert (await h.client.get(f"/api/chat/runs/{run_id}/events", headers=AUTH_B)).status_code == 404
+        assert (
+            await h.client.post(f"/api/chat/runs/{run_id}/cancel", headers=AUTH_B)
+        ).status_code == 404
+        assert (
+            await h.client.get(f"/api/chat/runs/{run_id}/events", headers=AUTH_B)
+        ).status_code == 404
         fs = await read_all(r)
     assert fs[-1].type == "complete"
 
 
 async def test_unknown_conversation_is_404_and_starts_no_run(h: Harness) -> None:
-    r = await h.client.post("/api/chat/stream", json={"message": "hi", "conversation_id": "nope"}, headers=AUTH_A)
+    r = await h.client.post(
+        "/api/chat/stream", json={"message": "hi", "conversation_id": "nope"}, headers=AUTH_A
+    )
     assert r.status_code == 404 and h.runs.active() == []
 
 
@@ -351,7 +417,9 @@ async def test_another_users_conversation_is_404(h: Harness) -> None:
     h.script(["hi"])
     response, _ = await h.chat()
     conv = response.headers["x-conversation-id"]
-    r = await h.client.post("/api/chat/stream", json={"message": "hi", "conversation_id": conv}, headers=AUTH_B)
+    r = await h.client.post(
+        "/api/chat/stream", json={"message": "hi", "conversation_id": conv}, headers=AUTH_B
+    )
     assert r.status_code == 404
 
 

@@ -32,5 +32,7 @@ async def test_present_choices_rejects_one_or_five_options() -> None:
 
 
 async def test_present_choices_rejects_an_empty_label() -> None:
-    result = await _run({"question": "Q?", "options": [{"label": "", "value": "a"}, {"label": "b", "value": "b"}]})
+    result = await _run(
+        {"question": "Q?", "options": [{"label": "", "value": "a"}, {"label": "b", "value": "b"}]}
+    )
     assert result.is_error

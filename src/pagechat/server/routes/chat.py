@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request, status
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import EventSourceResponse
 
 from ...protocol import ChatRequest
 from ...runs import Run, RunNotFound
@@ -21,10 +21,10 @@ router = APIRouter(prefix="/api/chat", tags=["chat"])
 _PING_SECONDS = 15
 
 
-async def _frames(run: Run, after: int, *, cancel_on_disconnect: bool) -> AsyncIterator[ServerSentEvent]:
+async def _frames(run: Run, after: int, *, cancel_on_disconnect: bool) -> AsyncIterator[bytes]:
     try:
-        async for seq, data in run.log.follow(after):
-            yield ServerSentEvent(data=data, id=str(seq))
+        async for chunk in run.log.follow_wire(after):
+            yield chunk
     except asyncio.CancelledError:
         # The client went away. The run goes on unless the app asked otherwise.
         if cancel_on_disconnect:

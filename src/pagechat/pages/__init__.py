@@ -1,0 +1,75 @@
+"""Page-aware chat: the page registry, the turn's prompt and tools, and parsing the reply.
+
+An app's page module registers its page when imported::
+
+    register_page(
+        "edit_stream",
+        payloads=[PayloadConfig("schema_proposal", "SCHEMA_PROPOSAL:", "...", schema=...)],
+        context_builder=build_context,
+        client_actions=[ClientAction("switch_tab", "Open another tab", ("tab_name",))],
+        tabs=[TabConfig("retrieval", tools=(TEST_QUERY,))],
+    )
+
+and the app names its page modules once: `load_pages(["myapp.pages.edit_stream", ...])`.
+For each turn, `prepare_turn(request.context, is_admin=...)` gives the system prompt,
+the tools and the payloads; a `ReplyParser` made from that setup turns the model's
+text deltas into the text to show and, at the end, the payloads, suggestions and
+actions of the reply.
+"""
+
+from .choices import ChoiceBlock, ChoiceOption, find_choice_blocks
+from .config import (
+    CLOSE_CHAT,
+    DEFAULT_CONTEXT_BUDGET,
+    SUGGESTED_ACTIONS_MARKER,
+    SUGGESTED_VALUES_MARKER,
+    ActionContext,
+    ClientAction,
+    ContextBuilder,
+    PageConfig,
+    PayloadConfig,
+    ServerAction,
+    ServerActionHandler,
+    TabConfig,
+)
+from .context import CONTEXT_FAILED_NOTE
+from .neutralize import neutralize_tool_markers
+from .parse import PageRef, ParsedReply, ReplyParser, parse_reply
+from .prompt import DEFAULT_BASE_INSTRUCTIONS
+from .registry import clear_pages, get_page, get_server_action, load_pages, register_page
+from .stream import Judge, ReplyStreamFilter
+from .turn import TurnSetup, prepare_turn
+
+__all__ = [
+    "CLOSE_CHAT",
+    "CONTEXT_FAILED_NOTE",
+    "DEFAULT_BASE_INSTRUCTIONS",
+    "DEFAULT_CONTEXT_BUDGET",
+    "SUGGESTED_ACTIONS_MARKER",
+    "SUGGESTED_VALUES_MARKER",
+    "ActionContext",
+    "ChoiceBlock",
+    "ChoiceOption",
+    "ClientAction",
+    "ContextBuilder",
+    "Judge",
+    "PageConfig",
+    "PageRef",
+    "ParsedReply",
+    "PayloadConfig",
+    "ReplyParser",
+    "ReplyStreamFilter",
+    "ServerAction",
+    "ServerActionHandler",
+    "TabConfig",
+    "TurnSetup",
+    "clear_pages",
+    "find_choice_blocks",
+    "get_page",
+    "get_server_action",
+    "load_pages",
+    "neutralize_tool_markers",
+    "parse_reply",
+    "prepare_turn",
+    "register_page",
+]

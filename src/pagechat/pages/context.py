@@ -1,0 +1,53 @@
+"""The page context: what the page shows, as prompt text, within its budget.
+
+The text returned here is exactly what the model sees, so it is also what is
+kept with the turn for admins to audit.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from .config import PageConfig
+
+__all__ = ["CONTEXT_FAILED_NOTE", "apply_budget", "render_page_context"]
+
+logger = logging.getLogger(__name__)
+
+CONTEXT_FAILED_NOTE = "(The page context is not available for this turn.)"
+
+_NAVIGATION_KEYS = ("current_page", "active_tab")
+
+
+def render_page_context(page: PageConfig, context: dict[str, Any]) -> tuple[str, bool]:
+    """The page's context text after its budget, and whether it was cut.
+
+    A builder that raises does not fail the turn: the model gets a short note
+    and the error is logged.
+    """
+    builder = page.context_builder or _describe_state
+    try:
+        built = builder(dict(context))
+        text = "" if built is None else built if isinstance(built, str) else str(built)
+    except Exception:
+        logger.exception("the context builder of page %r failed", page.page)
+        return CONTEXT_FAILED_NOTE, False
+    return apply_budget(text, page.context_budget)
+
+
+def apply_budget(text: str, budget: int) -> tuple[str, bool]:
+    """`text` cut to `budget` characters, with a visible note when cut."""
+    if len(text) <= budget:
+        return text, False
+    note = f"[Page context cut here: the first {budget:,} of {len(text):,} characters are shown.]"
+    return f"{text[:budget]}\n{note}", True
+
+
+def _describe_state(context: dict[str, Any]) -> str:
+    """The default builder: the page state the browser sent, as JSON."""
+    state = {k: v for k, v in context.items() if k not in _NAVIGATION_KEYS}
+    if not state:
+        return ""
+    return "Page state:\n" + json.dumps(state, indent=2, ensure_ascii=False, default=str)

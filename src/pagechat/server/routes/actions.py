@@ -1,0 +1,83 @@
+"""Server actions: the buttons of `SUGGESTED_ACTIONS` whose handler is `server`."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, status
+
+from ...pages import ActionContext, get_page
+from ...protocol import ActionRequest, ActionResult
+from ...store.base import ConversationNotFound
+from ...tools.execute import schema_error
+from ..deps import ChatServiceDep, CurrentUser
+
+__all__ = ["router"]
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/api/chat", tags=["chat"])
+
+
+def _as_result(action: str, value: Any) -> ActionResult:
+    if isinstance(value, ActionResult):
+        return value
+    message = getattr(value, "message", None)
+    if isinstance(message, str):
+        return ActionResult(
+            action=action,
+            ok=bool(getattr(value, "ok", True)),
+            message=message,
+            data=getattr(value, "data", None),
+        )
+    return ActionResult(action=action, data=value)
+
+
+@router.post("/actions", responses={404: {"description": "Unknown action or conversation"}})
+async def run_action(body: ActionRequest, user: CurrentUser, chat: ChatServiceDep) -> ActionResult:
+    """Run a server action registered for the page in `context.current_page`.
+
+    The result is recorded in the conversation, so the model knows on the next
+    turn what the user applied.
+    """
+    page_name = body.context.get("current_page")
+    page = get_page(page_name if isinstance(page_name, str) else None)
+    action = page.server_action(body.action)
+    if action is None:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND, f"Unknown action {body.action!r} on this page"
+        )
+    if body.conversation_id is not None:
+        try:
+            await chat.store.history(user=user, conversation_id=body.conversation_id, limit=1)
+        except ConversationNotFound:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found") from None
+    if action.data_schema is not None:
+        problem = schema_error(action.data_schema, body.data)
+        if problem is not None:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, f"Invalid data: {problem}")
+    context = ActionContext(
+        user_id=user.id,
+        is_admin=user.is_admin,
+        conversation_id=body.conversation_id,
+        page_context=body.context,
+    )
+    try:
+        value = action.handler(body.data, context)
+        if inspect.isawaitable(value):
+            value = await value
+        result = _as_result(action.action, value)
+    except Exception as exc:
+        logger.warning("server action %s failed", action.action, exc_info=True)
+        result = ActionResult(action=action.action, ok=False, message=f"The action failed: {exc}")
+    if body.conversation_id is not None:
+        await chat.store.record_action(
+            user=user,
+            conversation_id=body.conversation_id,
+            action=action.action,
+            data=body.data,
+            result=result.model_dump(mode="json"),
+        )
+    return result

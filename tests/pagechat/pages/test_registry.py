@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pagechat.pages import (
+    ServerAction,
+    clear_pages,
+    get_page,
+    get_server_action,
+    load_pages,
+    register_page,
+)
+
+
+def _apply(data: dict[str, Any], context: Any) -> str:
+    return "applied"
+
+
+def test_a_registered_page_is_found_by_name() -> None:
+    config = register_page("reports", instructions="You know reports.")
+    assert get_page("reports") is config
+
+
+def test_an_unknown_or_missing_page_gets_the_default_config() -> None:
+    unknown, missing = get_page("no-such-page"), get_page(None)
+    assert unknown.page == "no-such-page" and missing.page == ""
+    for page in (unknown, missing):
+        assert page.payloads == () and page.tools == () and page.context_budget == 8000
+        assert [a.action for a in page.all_client_actions()] == ["close_chat"]
+
+
+def test_registering_a_page_again_replaces_it() -> None:
+    register_page("reports", instructions="old")
+    register_page("reports", instructions="new")
+    assert get_page("reports").instructions == "new"
+
+
+def test_a_page_needs_a_name() -> None:
+    with pytest.raises(ValueError):
+        register_page("")
+
+
+def test_server_actions_are_found_per_page() -> None:
+    action = ServerAction("apply_schema", "Apply it", _apply)
+    register_page("edit", server_actions=[action])
+    assert get_server_action("edit", "apply_schema") is action
+    assert get_server_action("edit", "other") is None
+    assert get_server_action("reports", "apply_schema") is None
+    assert get_server_action(None, "apply_schema") is None
+
+
+def test_clear_pages_forgets_every_page() -> None:
+    register_page("reports", instructions="x")
+    clear_pages()
+    assert get_page("reports").instructions == ""
+
+
+def test_load_pages_imports_the_modules_that_register_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pagechat_test_pages_a.py").write_text(
+        "from pagechat.pages import register_page\nregister_page('a', instructions='A')\n"
+    )
+    (tmp_path / "pagechat_test_pages_b.py").write_text(
+        "from pagechat.pages import register_page\nregister_page('b', instructions='B')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("pagechat_test_pages_a", "pagechat_test_pages_b"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    load_pages(["pagechat_test_pages_a", "pagechat_test_pages_b"])
+    assert (get_page("a").instructions, get_page("b").instructions) == ("A", "B")
+
+
+def test_load_pages_fails_loudly_on_a_missing_module() -> None:
+    with pytest.raises(ModuleNotFoundError):
+        load_pages(["pagechat_no_such_page_module"])
