@@ -9,12 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
-from pagechat.identity import Principal
-from pagechat.models import Pause, ScriptedModel, tool_call
+from pagechat.models import Pause, tool_call
 from pagechat.protocol import MAX_MESSAGE_CHARS
-from pagechat.runs import RunManager
-from pagechat.server import StaticTokens, create_app
-from pagechat.store import MemoryChatStore
 from pagechat.tools import (
     ToolConfig,
     ToolContext,
@@ -23,33 +19,10 @@ from pagechat.tools import (
     clear_tools,
     register_tool,
 )
-from tests.support.live import Frame, frames, read_all, serve
+from tests.support.harness import ALICE, AUTH_A, AUTH_B, Harness, harness, streamed_text, types
+from tests.support.live import Frame, frames, read_all
 
-ALICE = Principal(id="alice", email="alice@example.com")
-BOB = Principal(id="bob", email="bob@example.com")
-AUTH_A = {"Authorization": "Bearer token-a"}
-AUTH_B = {"Authorization": "Bearer token-b"}
 QUERY = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
-
-
-class Harness:
-    def __init__(self, client: httpx.AsyncClient, store: MemoryChatStore, runs: RunManager) -> None:
-        self.client = client
-        self.store = store
-        self.runs = runs
-        self.model = ScriptedModel([])
-
-    def script(self, *replies: Any, delay: float = 0.0) -> ScriptedModel:
-        self.model = ScriptedModel(list(replies), delay=delay)
-        return self.model
-
-    async def chat(
-        self, message: str = "hello", headers: dict[str, str] = AUTH_A, **body: Any
-    ) -> tuple[httpx.Response, list[Frame]]:
-        async with self.client.stream(
-            "POST", "/api/chat/stream", json={"message": message, **body}, headers=headers
-        ) as r:
-            return r, await read_all(r)
 
 
 @pytest.fixture
@@ -61,26 +34,12 @@ def _tools() -> Iterator[None]:
 
 @pytest.fixture
 async def h(_tools: None) -> AsyncIterator[Harness]:
-    store = MemoryChatStore()
-    runs = RunManager()
-    holder: dict[str, Harness] = {}
-    app = create_app(
-        model=lambda: holder["h"].model,
-        store=store,
-        runs=runs,
-        authenticator=StaticTokens({"token-a": ALICE, "token-b": BOB}),
-    )
-    async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
-        holder["h"] = Harness(client, store, runs)
-        yield holder["h"]
+    async with harness() as h:
+        yield h
 
 
-def _types(fs: list[Frame]) -> list[str]:
-    return [f.type for f in fs]
-
-
-def _text(fs: list[Frame]) -> str:
-    return "".join(f.event["text"] for f in fs if f.type == "text_delta")
+_types = types
+_text = streamed_text
 
 
 def _echo(params: dict[str, Any], ctx: ToolContext) -> str:

@@ -1,0 +1,65 @@
+"""The whole stack against the fake Anthropic API through the real SDK."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from pagechat.models.anthropic import AnthropicModel
+from pagechat.tools import ToolConfig, ToolContext, clear_tools, register_tool
+from tests.fakes.anthropic_server import FakeAnthropic, Stall, ToolUse, reply
+from tests.support.harness import AUTH_A, Harness, harness, streamed_text
+from tests.support.live import frames, read_all
+
+
+@pytest.fixture
+async def h() -> AsyncIterator[Harness]:
+    clear_tools()
+    async with harness() as h:
+        yield h
+    clear_tools()
+
+
+def _model(fake: FakeAnthropic) -> AnthropicModel:
+    return AnthropicModel("claude-haiku-4-5", api_key="test-key", base_url=fake.base_url)
+
+
+async def test_a_tool_turn_through_the_real_sdk(h: Harness) -> None:
+    def lookup(params: dict[str, object], ctx: ToolContext) -> str:
+        return f"looked up {params['q']}"
+
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    register_tool(ToolConfig("lookup", "Look up", schema, lookup))
+    with FakeAnthropic(
+        reply("Let me ", "look.", ToolUse("lookup", {"q": "CRISPR"}, id="toolu_1")),
+        reply("It is ", "gene editing."),
+    ) as fake:
+        h.model = _model(fake)  # type: ignore[assignment]
+        _, fs = await h.chat("what is CRISPR?")
+    payload = fs[-1].event["payload"]
+    assert payload["message"] == "Let me look.[[tool:0]]It is gene editing."
+    assert payload["tool_history"][0]["output"] == "looked up CRISPR"
+    assert payload["usage"]["input_tokens"] > 0 and payload["usage"]["output_tokens"] > 0
+    second = fake.requests[1]["messages"]
+    assert second[-1]["content"][0]["type"] == "tool_result"
+
+
+async def test_cancel_closes_the_upstream_request_and_keeps_the_partial_answer(h: Harness) -> None:
+    with FakeAnthropic(reply("Partial ", "answer", Stall(30), "never")) as fake:
+        h.model = _model(fake)  # type: ignore[assignment]
+        async with h.client.stream("POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A) as r:
+            run_id = r.headers["x-run-id"]
+            seen = []
+            async for f in frames(r):
+                seen.append(f)
+                if streamed_text(seen) == "Partial answer":
+                    break
+            await h.client.post(f"/api/chat/runs/{run_id}/cancel", headers=AUTH_A)
+            async with asyncio.timeout(0.2):
+                rest = await read_all(r)
+        assert rest[-1].type == "cancelled"
+        assert await fake.disconnected(within=1.0)
+    stored = next(iter(h.store.conversations.values())).messages[-1]
+    assert stored.status == "cancelled" and stored.content == "Partial answer"

@@ -1,0 +1,69 @@
+"""A real pagechat app on loopback with a swappable ScriptedModel and an in-memory store."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+
+from pagechat.chat import ChatConfig
+from pagechat.identity import Principal
+from pagechat.models import ScriptedModel
+from pagechat.runs import RunManager
+from pagechat.server import StaticTokens, create_app
+from pagechat.store import MemoryChatStore
+from tests.support.live import Frame, read_all, serve
+
+ALICE = Principal(id="alice", email="alice@example.com")
+BOB = Principal(id="bob", email="bob@example.com")
+ADMIN = Principal(id="root", email="root@example.com", is_admin=True)
+AUTH_A = {"Authorization": "Bearer token-a"}
+AUTH_B = {"Authorization": "Bearer token-b"}
+AUTH_ADMIN = {"Authorization": "Bearer token-admin"}
+
+
+class Harness:
+    def __init__(self, client: httpx.AsyncClient, store: MemoryChatStore, runs: RunManager) -> None:
+        self.client = client
+        self.store = store
+        self.runs = runs
+        self.model = ScriptedModel([])
+
+    def script(self, *replies: Any, delay: float = 0.0) -> ScriptedModel:
+        self.model = ScriptedModel(list(replies), delay=delay)
+        return self.model
+
+    async def chat(
+        self, message: str = "hello", headers: dict[str, str] = AUTH_A, **body: Any
+    ) -> tuple[httpx.Response, list[Frame]]:
+        async with self.client.stream(
+            "POST", "/api/chat/stream", json={"message": message, **body}, headers=headers
+        ) as r:
+            return r, await read_all(r)
+
+
+@asynccontextmanager
+async def harness(config: ChatConfig | None = None) -> AsyncIterator[Harness]:
+    store = MemoryChatStore()
+    runs = RunManager()
+    holder: dict[str, Harness] = {}
+    app = create_app(
+        model=lambda: holder["h"].model,
+        store=store,
+        runs=runs,
+        config=config,
+        authenticator=StaticTokens({"token-a": ALICE, "token-b": BOB, "token-admin": ADMIN}),
+    )
+    async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
+        holder["h"] = Harness(client, store, runs)
+        yield holder["h"]
+
+
+def types(fs: list[Frame]) -> list[str]:
+    return [f.type for f in fs]
+
+
+def streamed_text(fs: list[Frame]) -> str:
+    return "".join(f.event["text"] for f in fs if f.type == "text_delta")
