@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import getpass
+import importlib
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from sqlalchemy.exc import SQLAlchemyError
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 __all__ = ["main"]
+
+
+class _Failure(Exception):
+    """A command could not do its job; the message is for the user."""
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
@@ -18,17 +31,183 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _upgraded(database_url: str) -> tuple[str, ...]:
+    from .store.migrate import current_revisions, upgrade_async
+
+    await upgrade_async(database_url)
+    return await current_revisions(database_url)
+
+
+def _cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from .settings import Settings
+    from .store.db import display_url
+
+    settings = Settings()
+    revisions = asyncio.run(_upgraded(settings.database_url))
+    print(f"Database {display_url(settings.database_url)} is at {', '.join(revisions)}")
+    return 0
+
+
+def _ask_password() -> str:
+    first = getpass.getpass("Password: ")
+    if not first:
+        raise _Failure("the password must not be empty")
+    if getpass.getpass("Password (again): ") != first:
+        raise _Failure("the passwords do not match")
+    return first
+
+
+async def _create_user(database_url: str, email: str, password: str, is_admin: bool) -> str:
+    from .auth.accounts import EmailTaken, InvalidEmail, create_account
+    from .store.db import create_engine, create_sessionmaker
+    from .store.migrate import upgrade_async
+
+    engine = create_engine(database_url)
+    try:
+        await upgrade_async(engine)
+        async with create_sessionmaker(engine).begin() as session:
+            user = await create_account(
+                session=session, email=email, password=password, is_admin=is_admin
+            )
+            return user.email
+    except InvalidEmail:
+        raise _Failure(f"{email!r} is not an email address") from None
+    except EmailTaken:
+        raise _Failure(f"an account for {email.strip().lower()} already exists") from None
+    finally:
+        await engine.dispose()
+
+
+def _cmd_users_create(args: argparse.Namespace) -> int:
+    from .settings import Settings
+
+    password = args.password if args.password is not None else _ask_password()
+    if not password:
+        raise _Failure("the password must not be empty")
+    email = asyncio.run(_create_user(Settings().database_url, args.email, password, args.admin))
+    role = "admin" if args.admin else "user"
+    print(f"Created {role} {email}")
+    return 0
+
+
+async def _ensure_demo(database_url: str) -> bool:
+    from .auth.accounts import DEMO_EMAIL, DEMO_PASSWORD, ensure_account
+    from .store.db import create_engine, create_sessionmaker
+    from .store.migrate import upgrade_async
+
+    engine = create_engine(database_url)
+    try:
+        await upgrade_async(engine)
+        async with create_sessionmaker(engine).begin() as session:
+            _, created = await ensure_account(
+                session=session, email=DEMO_EMAIL, password=DEMO_PASSWORD
+            )
+            return created
+    finally:
+        await engine.dispose()
+
+
+def _cmd_users_ensure_demo(args: argparse.Namespace) -> int:
+    from .auth.accounts import DEMO_EMAIL, DEMO_PASSWORD
+    from .settings import Settings
+
+    created = asyncio.run(_ensure_demo(Settings().database_url))
+    note = "created" if created else "already there; its password is left as it is"
+    print(f"Demo account: {DEMO_EMAIL} / {DEMO_PASSWORD} ({note})")
+    return 0
+
+
+def _load_app(spec: str | None) -> FastAPI:
+    """`module:factory` names an application's app factory; none is plain pagechat."""
+    from .server.app import create_app_from_settings
+    from .settings import Settings
+
+    if not spec:
+        return create_app_from_settings(Settings())
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise _Failure(f"cannot import the app module {module_name!r}: {exc}") from None
+    factory = getattr(module, attr or "create_app", None)
+    if not callable(factory):
+        raise _Failure(f"{spec!r} does not name an app factory")
+    app: FastAPI = factory()
+    return app
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .settings import Settings
+
+    # Migrations run in the app's startup, before the first request is accepted.
+    app = _load_app(args.app or Settings().app)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from .doctor import diagnose
+    from .settings import Settings
+
+    diagnosis = asyncio.run(diagnose(Settings(), wait_seconds=args.timeout))
+    print("\n".join(diagnosis.lines()))
+    return 0 if diagnosis.ok else 1
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pagechat", description="pagechat: page-aware LLM chat")
     sub = parser.add_subparsers(dest="command", required=True)
+
     schema = sub.add_parser("schema", help="print the wire contract's JSON Schema")
     schema.set_defaults(func=_cmd_schema)
+
+    serve = sub.add_parser("serve", help="run the server (migrations are applied first)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--app", help="an application's app factory, module:function (default: PAGECHAT_APP)"
+    )
+    serve.set_defaults(func=_cmd_serve)
+
+    doctor = sub.add_parser("doctor", help="show the active provider and model, check it answers")
+    doctor.add_argument("--timeout", type=float, default=30.0)
+    doctor.set_defaults(func=_cmd_doctor)
+
+    db = sub.add_parser("db", help="database maintenance (DATABASE_URL)")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    db_sub.add_parser("upgrade", help="apply migrations").set_defaults(func=_cmd_db_upgrade)
+
+    users = sub.add_parser("users", help="accounts")
+    users_sub = users.add_subparsers(dest="users_command", required=True)
+    create = users_sub.add_parser("create", help="add an account")
+    create.add_argument("email")
+    create.add_argument("--password", help="prompted for (twice) when not given")
+    create.add_argument("--admin", action="store_true", help="make the account an admin")
+    create.set_defaults(func=_cmd_users_create)
+    demo = users_sub.add_parser(
+        "ensure-demo", help="make sure the demo account exists, and print it"
+    )
+    demo.set_defaults(func=_cmd_users_ensure_demo)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .auth.tokens import WeakSecret
+
     args = _parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except _Failure as exc:
+        print(f"pagechat: error: {exc}", file=sys.stderr)
+        return 1
+    except WeakSecret as exc:
+        print(f"pagechat: error: {exc}", file=sys.stderr)
+        return 1
+    except (SQLAlchemyError, OSError) as exc:
+        print(f"pagechat: error: database unavailable: {exc}", file=sys.stderr)
+        return 1
     return code
 
 

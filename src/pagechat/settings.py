@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     """JWT signing key. Unset in development: one is generated and kept in `state_dir`."""
     state_dir: Path = Field(default=Path(".pagechat"), alias="PAGECHAT_STATE_DIR")
     token_ttl_minutes: int = Field(default=12 * 60, alias="PAGECHAT_TOKEN_TTL_MINUTES")
+    login_max_attempts: int = Field(default=10, alias="PAGECHAT_LOGIN_MAX_ATTEMPTS")
+    """Failed logins allowed per email and client address within `login_window_seconds`."""
+    login_window_seconds: float = Field(default=300.0, alias="PAGECHAT_LOGIN_WINDOW_SECONDS")
 
     provider: ProviderName | None = Field(default=None, alias="PAGECHAT_PROVIDER")
     model: str | None = Field(default=None, alias="PAGECHAT_MODEL")
@@ -34,6 +37,8 @@ class Settings(BaseSettings):
     openai_api_key: str | None = Field(default=None, alias="OPENAI_API_KEY")
     openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
 
+    app: str | None = Field(default=None, alias="PAGECHAT_APP")
+    """The application `pagechat serve` runs, as `module:factory` (`horizon.app:create_app`)."""
     cancel_on_disconnect: bool = Field(default=False, alias="PAGECHAT_CANCEL_ON_DISCONNECT")
     web_dir: Path | None = Field(default=None, alias="PAGECHAT_WEB_DIR")
     """Built web UI to serve at `/` (default: `web/dist` when it exists)."""

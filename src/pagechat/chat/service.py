@@ -14,6 +14,8 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
 from ..agent import (
     AgentComplete,
     AgentError,
@@ -107,11 +109,14 @@ class ChatService:
         store: ChatStore,
         runs: RunManager,
         config: ChatConfig | None = None,
+        sessions: async_sessionmaker[AsyncSession] | None = None,
     ) -> None:
         self._model = model
         self.store = store
         self.runs = runs
         self.config = config or ChatConfig()
+        self.sessions = sessions
+        """Where tools get `ToolContext.session`: one session per run, closed when it ends."""
 
     @property
     def model(self) -> Model:
@@ -151,6 +156,23 @@ class ChatService:
         ids: TurnIds,
         earlier: list[MessagePublic],
     ) -> None:
+        if self.sessions is None:
+            await self._turn(run, None, user, request, setup, ids, earlier)
+            return
+        # Tools commit their own writes; whatever they left uncommitted is rolled back.
+        async with self.sessions() as session:
+            await self._turn(run, session, user, request, setup, ids, earlier)
+
+    async def _turn(
+        self,
+        run: Run,
+        session: AsyncSession | None,
+        user: Principal,
+        request: ChatRequest,
+        setup: TurnSetup,
+        ids: TurnIds,
+        earlier: list[MessagePublic],
+    ) -> None:
         turn = _Turn(ids, setup)
         ctx = ToolContext(
             user_id=user.id,
@@ -158,6 +180,7 @@ class ChatService:
             conversation_id=ids.conversation_id,
             run_id=run.id,
             page_context=request.context,
+            session=session,
         )
         messages = [
             *build_history(earlier, budget=self.config.history_budget),

@@ -1,14 +1,27 @@
 """The HTTP layer: app factory, dependencies, routes."""
 
-from .app import create_app
-from .deps import Authenticator, ChatServiceDep, CurrentUser, RunsDep, StaticTokens, current_user
+from .app import StartupHook, create_app, create_app_from_settings
+from .deps import (
+    Authenticator,
+    ChatServiceDep,
+    CurrentUser,
+    OptionalSessionDep,
+    RunsDep,
+    SessionDep,
+    StaticTokens,
+    current_user,
+)
 
 __all__ = [
     "Authenticator",
     "ChatServiceDep",
     "CurrentUser",
+    "OptionalSessionDep",
     "RunsDep",
+    "SessionDep",
+    "StartupHook",
     "StaticTokens",
     "create_app",
+    "create_app_from_settings",
     "current_user",
 ]

@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..chat import ChatConfig, ChatService
 from ..chat.service import ModelSource
+from ..models.base import Model
+from ..models.factory import model_from_settings
 from ..runs import RunManager
+from ..settings import Settings, get_settings
 from ..store.base import ChatStore
+from ..store.db import create_engine, create_sessionmaker, display_url
+from ..store.migrate import upgrade_async
+from ..store.sql import SqlChatStore
 from .deps import Authenticator
 from .limits import BodySizeLimit
-from .routes import chat, health
+from .routes import actions, auth, chat, conversations, health
+from .static import SpaStaticFiles
 
-__all__ = ["create_app"]
+__all__ = ["StartupHook", "create_app", "create_app_from_settings"]
+
+Hook = Callable[[], Awaitable[None]]
+StartupHook = Callable[[async_sessionmaker[AsyncSession]], Awaitable[None]]
+"""An application's start-up work (seed data, say), run after the migrations."""
 
 logger = logging.getLogger(__name__)
 
@@ -35,18 +47,39 @@ def create_app(
     cancel_on_disconnect: bool = False,
     static_dir: Path | None = None,
     max_body_bytes: int = 256 * 1024,
+    on_startup: Sequence[Hook] = (),
+    on_shutdown: Sequence[Hook] = (),
+    routers: Sequence[APIRouter] = (),
+    sessions: async_sessionmaker[AsyncSession] | None = None,
 ) -> FastAPI:
-    """Build the app. Everything it needs is passed in, so tests can wire real parts freely."""
+    """Build the app. Everything it needs is passed in, so tests can wire real parts freely.
+
+    `routers` are an application's own routes (mounted before the web UI).
+    `sessions` gives tools (`ToolContext.session`), server actions and `SessionDep`
+    routes a database session.
+
+    `on_startup` hooks run, in order, before the first request; `on_shutdown` hooks
+    after the live runs have been stopped (and stored).
+    """
     run_manager = runs or RunManager()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        await run_manager.shutdown()
+        for hook in on_startup:
+            await hook()
+        try:
+            yield
+        finally:
+            await run_manager.shutdown()
+            for hook in on_shutdown:
+                await hook()
 
     app = FastAPI(title="pagechat", version="0.1.0", lifespan=lifespan)
     app.state.runs = run_manager
-    app.state.chat = ChatService(model=model, store=store, runs=run_manager, config=config)
+    app.state.chat = ChatService(
+        model=model, store=store, runs=run_manager, config=config, sessions=sessions
+    )
+    app.state.sessions = sessions
     app.state.authenticator = authenticator
     app.state.cancel_on_disconnect = cancel_on_disconnect
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
@@ -55,13 +88,95 @@ def create_app(
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         # pydantic's errors may hold the raw input (bytes of bad UTF-8, say): keep it printable.
         errors = [
-            {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+            {
+                "loc": list(e.get("loc", ())),
+                "msg": str(e.get("msg", "")),
+                "type": str(e.get("type", "")),
+            }
             for e in exc.errors()
         ]
         return JSONResponse({"detail": errors}, status_code=422)
 
     app.include_router(health.router)
+    app.include_router(auth.router)
     app.include_router(chat.router)
+    app.include_router(actions.router)
+    app.include_router(conversations.router)
+    for router in routers:
+        app.include_router(router)
     if static_dir is not None and static_dir.is_dir():
-        app.mount("/", StaticFiles(directory=static_dir, html=True), name="web")
+        app.mount("/", SpaStaticFiles(directory=str(static_dir)), name="web")
     return app
+
+
+def _web_dir(settings: Settings) -> Path | None:
+    if settings.web_dir is not None:
+        return settings.web_dir
+    built = Path("web/dist")
+    return built if built.is_dir() else None
+
+
+def create_app_from_settings(
+    settings: Settings | None = None,
+    *,
+    model: ModelSource | None = None,
+    version_locations: Sequence[Path] = (),
+    routers: Sequence[APIRouter] = (),
+    on_startup: Sequence[StartupHook] = (),
+    offline_model: Callable[[], Model] | None = None,
+) -> FastAPI:
+    """The app as `pagechat serve` runs it: SQL store, JWT accounts, migrations at startup.
+
+    At startup the database is migrated (pagechat's history plus an application's
+    `version_locations`), answers left `running` by a previous process are marked
+    `interrupted`, then the application's `on_startup` hooks run. `model` defaults
+    to the one the settings select; with no API key that is `offline_model()`.
+    """
+    # Imported here: pagechat.auth builds on this package's Authenticator.
+    from ..auth.authenticator import JwtAuthenticator
+    from ..auth.limits import LoginLimiter
+    from ..auth.secret import resolve_secret
+
+    settings = settings or get_settings()
+    engine = create_engine(settings.database_url)
+    sessions = create_sessionmaker(engine)
+    store = SqlChatStore(sessions)
+    authenticator = JwtAuthenticator(
+        sessions=sessions,
+        secret=resolve_secret(secret=settings.secret, state_dir=settings.state_dir),
+        token_ttl=timedelta(minutes=settings.token_ttl_minutes),
+        limiter=LoginLimiter(
+            max_attempts=settings.login_max_attempts,
+            window_seconds=settings.login_window_seconds,
+        ),
+    )
+
+    async def prepare_database() -> None:
+        await upgrade_async(engine, version_locations=version_locations)
+        interrupted = await store.mark_interrupted()
+        if interrupted:
+            logger.warning("marked %d unfinished answers as interrupted", interrupted)
+        logger.info("database ready at %s", display_url(settings.database_url))
+        for hook in on_startup:
+            await hook(sessions)
+
+    async def close_database() -> None:
+        await engine.dispose()
+
+    return create_app(
+        model=model if model is not None else model_from_settings(settings, offline=offline_model),
+        store=store,
+        authenticator=authenticator,
+        config=ChatConfig(
+            max_iterations=settings.max_iterations,
+            max_tokens=settings.max_tokens,
+            temperature=settings.temperature,
+            history_budget=settings.history_budget,
+        ),
+        cancel_on_disconnect=settings.cancel_on_disconnect,
+        static_dir=_web_dir(settings),
+        on_startup=[prepare_database],
+        on_shutdown=[close_database],
+        routers=routers,
+        sessions=sessions,
+    )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import abc
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..chat import ChatService
 from ..identity import Principal
@@ -16,7 +18,9 @@ __all__ = [
     "Authenticator",
     "ChatServiceDep",
     "CurrentUser",
+    "OptionalSessionDep",
     "RunsDep",
+    "SessionDep",
     "StaticTokens",
     "current_user",
 ]
@@ -70,6 +74,26 @@ def _runs(request: Request) -> RunManager:
     return runs
 
 
+async def _session(request: Request) -> AsyncIterator[AsyncSession]:
+    sessions: async_sessionmaker[AsyncSession] | None = request.app.state.sessions
+    if sessions is None:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, "This app has no database")
+    async with sessions() as session:
+        yield session
+
+
+async def _optional_session(request: Request) -> AsyncIterator[AsyncSession | None]:
+    sessions: async_sessionmaker[AsyncSession] | None = request.app.state.sessions
+    if sessions is None:
+        yield None
+        return
+    async with sessions() as session:
+        yield session
+
+
 CurrentUser = Annotated[Principal, Depends(current_user)]
+SessionDep = Annotated[AsyncSession, Depends(_session)]
+"""A database session for the request; the route commits what it writes."""
+OptionalSessionDep = Annotated[AsyncSession | None, Depends(_optional_session)]
 ChatServiceDep = Annotated[ChatService, Depends(_chat_service)]
 RunsDep = Annotated[RunManager, Depends(_runs)]

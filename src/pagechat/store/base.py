@@ -14,6 +14,9 @@ from typing import Any
 
 from ..identity import Principal
 from ..protocol import (
+    ConversationDetail,
+    ConversationList,
+    ConversationPublic,
     CustomPayload,
     MessagePublic,
     MessageStatus,
@@ -62,12 +65,19 @@ class AssistantRecord:
 class ChatStore(abc.ABC):
     @abc.abstractmethod
     async def begin_turn(
-        self, *, user: Principal, conversation_id: str | None, message: str, run_id: str | None = None
+        self,
+        *,
+        user: Principal,
+        conversation_id: str | None,
+        message: str,
+        run_id: str | None = None,
     ) -> TurnIds:
         """Store the user message (creating the conversation when `conversation_id` is None)."""
 
     @abc.abstractmethod
-    async def history(self, *, user: Principal, conversation_id: str, limit: int = 200) -> list[MessagePublic]:
+    async def history(
+        self, *, user: Principal, conversation_id: str, limit: int = 200
+    ) -> list[MessagePublic]:
         """The newest `limit` finished messages, oldest first (the placeholder excluded)."""
 
     @abc.abstractmethod
@@ -76,6 +86,35 @@ class ChatStore(abc.ABC):
 
     @abc.abstractmethod
     async def record_action(
-        self, *, user: Principal, conversation_id: str, action: str, data: dict[str, Any], result: Any
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        action: str,
+        data: dict[str, Any],
+        result: Any,
     ) -> str:
         """Record an applied server action in the conversation, so the model sees it next turn."""
+
+    # --- conversations, as the history routes show them ----------------------
+
+    @abc.abstractmethod
+    async def list_conversations(
+        self, *, user: Principal, offset: int = 0, limit: int = 20
+    ) -> ConversationList:
+        """The user's conversations, most recently active first."""
+
+    @abc.abstractmethod
+    async def get_conversation(
+        self, *, user: Principal, conversation_id: str
+    ) -> ConversationDetail:
+        """Every message, oldest first, with every stored field (admin-only ones included)."""
+
+    @abc.abstractmethod
+    async def rename_conversation(
+        self, *, user: Principal, conversation_id: str, title: str
+    ) -> ConversationPublic: ...
+
+    @abc.abstractmethod
+    async def delete_conversation(self, *, user: Principal, conversation_id: str) -> None:
+        """Remove the conversation and its messages."""

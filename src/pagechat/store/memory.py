@@ -8,8 +8,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..identity import Principal
-from ..protocol import MessagePublic
+from ..protocol import (
+    ConversationDetail,
+    ConversationList,
+    ConversationPublic,
+    CustomPayload,
+    MessagePublic,
+)
 from .base import AssistantRecord, ChatStore, ConversationNotFound, TurnIds
+from .titles import make_title
 
 __all__ = ["MemoryChatStore"]
 
@@ -25,6 +32,13 @@ class _Conversation:
     title: str
     messages: list[MessagePublic] = field(default_factory=list)
     pending: set[str] = field(default_factory=set)
+    created_at: datetime = field(default_factory=_now)
+    updated_at: datetime = field(default_factory=_now)
+
+    def public(self) -> ConversationPublic:
+        return ConversationPublic(
+            id=self.id, title=self.title, created_at=self.created_at, updated_at=self.updated_at
+        )
 
 
 class MemoryChatStore(ChatStore):
@@ -38,23 +52,37 @@ class MemoryChatStore(ChatStore):
         return conv
 
     async def begin_turn(
-        self, *, user: Principal, conversation_id: str | None, message: str, run_id: str | None = None
+        self,
+        *,
+        user: Principal,
+        conversation_id: str | None,
+        message: str,
+        run_id: str | None = None,
     ) -> TurnIds:
         if conversation_id is None:
-            conv = _Conversation(uuid.uuid4().hex, user.id, message.strip()[:60])
+            conv = _Conversation(uuid.uuid4().hex, user.id, make_title(message))
             self.conversations[conv.id] = conv
         else:
             conv = self._owned(user, conversation_id)
-        user_msg = MessagePublic(id=uuid.uuid4().hex, role="user", content=message, created_at=_now())
+        user_msg = MessagePublic(
+            id=uuid.uuid4().hex, role="user", content=message, created_at=_now()
+        )
         placeholder = MessagePublic(
-            id=uuid.uuid4().hex, role="assistant", content="", status="running", created_at=_now(),
+            id=uuid.uuid4().hex,
+            role="assistant",
+            content="",
+            status="running",
+            created_at=_now(),
             run_id=run_id,
         )
         conv.messages += [user_msg, placeholder]
         conv.pending.add(placeholder.id)
+        conv.updated_at = placeholder.created_at
         return TurnIds(conv.id, user_msg.id, placeholder.id)
 
-    async def history(self, *, user: Principal, conversation_id: str, limit: int = 200) -> list[MessagePublic]:
+    async def history(
+        self, *, user: Principal, conversation_id: str, limit: int = 200
+    ) -> list[MessagePublic]:
         conv = self._owned(user, conversation_id)
         done = [m for m in conv.messages if m.id not in conv.pending]
         return done[-limit:]
@@ -80,10 +108,17 @@ class MemoryChatStore(ChatStore):
                         context_audit=record.context_audit,
                     )
                     conv.pending.discard(msg.id)
+                    conv.updated_at = _now()
                     return
 
     async def record_action(
-        self, *, user: Principal, conversation_id: str, action: str, data: dict[str, Any], result: Any
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        action: str,
+        data: dict[str, Any],
+        result: Any,
     ) -> str:
         conv = self._owned(user, conversation_id)
         msg = MessagePublic(
@@ -91,7 +126,35 @@ class MemoryChatStore(ChatStore):
             role="action",
             content=f"Applied action {action}",
             created_at=_now(),
-            custom_payload={"type": "action_result", "data": {"action": action, "input": data, "result": result}},  # type: ignore[arg-type]
+            custom_payload=CustomPayload(
+                type="action_result", data={"action": action, "input": data, "result": result}
+            ),
         )
         conv.messages.append(msg)
+        conv.updated_at = msg.created_at
         return msg.id
+
+    async def list_conversations(
+        self, *, user: Principal, offset: int = 0, limit: int = 20
+    ) -> ConversationList:
+        mine = [c for c in self.conversations.values() if c.owner_id == user.id]
+        mine.sort(key=lambda c: (c.updated_at, c.id), reverse=True)
+        items = [c.public() for c in mine[offset : offset + limit]]
+        return ConversationList(items=items, total=len(mine), offset=offset, limit=limit)
+
+    async def get_conversation(
+        self, *, user: Principal, conversation_id: str
+    ) -> ConversationDetail:
+        conv = self._owned(user, conversation_id)
+        return ConversationDetail(**conv.public().model_dump(), messages=list(conv.messages))
+
+    async def rename_conversation(
+        self, *, user: Principal, conversation_id: str, title: str
+    ) -> ConversationPublic:
+        conv = self._owned(user, conversation_id)
+        conv.title = title
+        return conv.public()
+
+    async def delete_conversation(self, *, user: Principal, conversation_id: str) -> None:
+        self._owned(user, conversation_id)
+        del self.conversations[conversation_id]

@@ -49,7 +49,9 @@ async def test_a_tool_turn_through_the_real_sdk(h: Harness) -> None:
 async def test_cancel_closes_the_upstream_request_and_keeps_the_partial_answer(h: Harness) -> None:
     with FakeAnthropic(reply("Partial ", "answer", Stall(30), "never")) as fake:
         h.model = _model(fake)  # type: ignore[assignment]
-        async with h.client.stream("POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A) as r:
+        async with h.client.stream(
+            "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
+        ) as r:
             run_id = r.headers["x-run-id"]
             seen = []
             async for f in frames(r):

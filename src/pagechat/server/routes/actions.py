@@ -12,7 +12,7 @@ from ...pages import ActionContext, get_page
 from ...protocol import ActionRequest, ActionResult
 from ...store.base import ConversationNotFound
 from ...tools.execute import schema_error
-from ..deps import ChatServiceDep, CurrentUser
+from ..deps import ChatServiceDep, CurrentUser, OptionalSessionDep
 
 __all__ = ["router"]
 
@@ -36,11 +36,14 @@ def _as_result(action: str, value: Any) -> ActionResult:
 
 
 @router.post("/actions", responses={404: {"description": "Unknown action or conversation"}})
-async def run_action(body: ActionRequest, user: CurrentUser, chat: ChatServiceDep) -> ActionResult:
+async def run_action(
+    body: ActionRequest, user: CurrentUser, chat: ChatServiceDep, session: OptionalSessionDep
+) -> ActionResult:
     """Run a server action registered for the page in `context.current_page`.
 
     The result is recorded in the conversation, so the model knows on the next
-    turn what the user applied.
+    turn what the user applied. The handler gets the request's database session
+    (`ActionContext.session`) and commits what it writes.
     """
     page_name = body.context.get("current_page")
     page = get_page(page_name if isinstance(page_name, str) else None)
@@ -63,6 +66,7 @@ async def run_action(body: ActionRequest, user: CurrentUser, chat: ChatServiceDe
         is_admin=user.is_admin,
         conversation_id=body.conversation_id,
         page_context=body.context,
+        session=session,
     )
     try:
         value = action.handler(body.data, context)

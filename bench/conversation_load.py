@@ -1,0 +1,130 @@
+"""How long a 1,000-message conversation takes to open, and in how many SQL statements.
+
+Prints one JSON line. `--database-url` picks the database (default: a SQLite
+file in a temporary directory); the conversation is written fresh each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import event
+
+from pagechat.auth import JwtAuthenticator, hash_password
+from pagechat.models import FunctionModel
+from pagechat.protocol import CustomPayload, ToolHistoryEntry, Usage
+from pagechat.server import create_app
+from pagechat.store import (
+    AssistantRecord,
+    SqlChatStore,
+    create_engine,
+    create_sessionmaker,
+    upgrade_async,
+)
+from pagechat.store.db import display_url
+from pagechat.store.users import create_user, principal_of
+
+MESSAGES = 1000
+ROUNDS = 20
+
+
+def _answer(i: int) -> AssistantRecord:
+    card = CustomPayload(type="article_list", data={"pmids": [str(i), str(i + 1)]})
+    return AssistantRecord(
+        content=f"Answer {i}: " + "lorem ipsum dolor sit amet " * 12 + "[[tool:0]]",
+        status="complete",
+        tool_history=[
+            ToolHistoryEntry(
+                tool_name="search", input={"q": f"q{i}"}, output="x" * 400, payload=card
+            )
+        ],
+        payloads=[card],
+        custom_payload=card,
+        usage=Usage(input_tokens=1200, output_tokens=240),
+        context_audit="Page state: " + "y" * 300,
+    )
+
+
+async def _run(database_url: str) -> dict[str, Any]:
+    engine = create_engine(database_url)
+    await upgrade_async(engine)
+    sessions = create_sessionmaker(engine)
+    async with sessions.begin() as session:
+        row = await create_user(
+            session=session,
+            email=f"bench-{time.time_ns()}@example.com",
+            password_hash=hash_password("bench"),
+        )
+    user = principal_of(row)
+    store = SqlChatStore(sessions)
+    conversation_id: str | None = None
+    for i in range(MESSAGES // 2):
+        ids = await store.begin_turn(user=user, conversation_id=conversation_id, message=f"Q{i}")
+        conversation_id = ids.conversation_id
+        await store.finish_turn(assistant_message_id=ids.assistant_message_id, record=_answer(i))
+    assert conversation_id is not None
+
+    statements: list[str] = []
+
+    def _count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", _count)
+    store_ms: list[float] = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        detail = await store.get_conversation(user=user, conversation_id=conversation_id)
+        store_ms.append((time.perf_counter() - start) * 1000)
+    event.remove(engine.sync_engine, "before_cursor_execute", _count)
+    assert len(detail.messages) == MESSAGES
+
+    auth = JwtAuthenticator(sessions=sessions, secret="bench-" + "s" * 40)
+    app = create_app(model=FunctionModel(lambda _r: ""), store=store, authenticator=auth)
+    headers = {"Authorization": f"Bearer {auth.issue_token(user)}"}
+    http_ms: list[float] = []
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+        for _ in range(ROUNDS):
+            start = time.perf_counter()
+            response = await client.get(f"/api/conversations/{conversation_id}", headers=headers)
+            http_ms.append((time.perf_counter() - start) * 1000)
+            response.raise_for_status()
+    body_bytes = len(response.content)
+    await engine.dispose()
+
+    return {
+        "bench": "conversation_load",
+        "database": _backend(database_url),
+        "messages": MESSAGES,
+        "statements_per_load": len(statements) // ROUNDS,
+        "load_ms_median": round(statistics.median(store_ms), 2),
+        "load_ms_max": round(max(store_ms), 2),
+        "http_ms_median": round(statistics.median(http_ms), 2),
+        "response_bytes": body_bytes,
+        "rounds": ROUNDS,
+    }
+
+
+def _backend(database_url: str) -> str:
+    return display_url(database_url).split(":", 1)[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--database-url", help="default: a SQLite file in a temporary directory")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        url = args.database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"
+        print(json.dumps(asyncio.run(_run(url))))
+
+
+if __name__ == "__main__":
+    main()

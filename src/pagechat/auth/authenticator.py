@@ -1,0 +1,88 @@
+"""Bearer tokens backed by the users table."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from datetime import timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..identity import Principal
+from ..server.deps import Authenticator
+from ..store.users import (
+    get_user,
+    get_user_by_email,
+    normalize_email,
+    principal_of,
+    update_password_hash,
+)
+from .limits import LoginLimiter
+from .login import InvalidCredentials, LoginThrottled, PasswordLogin
+from .passwords import hash_password, needs_rehash, verify_password
+from .tokens import check_secret, create_access_token, read_access_token
+
+__all__ = ["JwtAuthenticator"]
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    return hash_password("pagechat: no such user")
+
+
+def _check(stored: str | None, password: str) -> bool:
+    # An unknown email is verified against a dummy hash, so a miss costs as long as a
+    # wrong password and response times do not tell which emails have accounts.
+    ok = verify_password(stored or _dummy_hash(), password)
+    return ok and stored is not None
+
+
+class JwtAuthenticator(Authenticator, PasswordLogin):
+    """JWT bearer tokens (HS256, `sub` = user id) for users in the database.
+
+    A token is honoured only while its user exists; the user's admin flag is
+    read fresh on every request, so a demotion takes effect at once.
+    """
+
+    def __init__(
+        self,
+        *,
+        sessions: async_sessionmaker[AsyncSession],
+        secret: str,
+        token_ttl: timedelta = timedelta(hours=12),
+        limiter: LoginLimiter | None = None,
+    ) -> None:
+        self._sessions = sessions
+        self._secret = check_secret(secret)
+        self.token_ttl = token_ttl
+        self.limiter = limiter or LoginLimiter()
+
+    def issue_token(self, user: Principal) -> str:
+        return create_access_token(user_id=user.id, secret=self._secret, ttl=self.token_ttl)
+
+    async def authenticate(self, token: str) -> Principal | None:
+        user_id = read_access_token(token, secret=self._secret)
+        if user_id is None:
+            return None
+        async with self._sessions() as session:
+            user = await get_user(session=session, user_id=user_id)
+            return principal_of(user) if user is not None else None
+
+    async def login(self, *, email: str, password: str, client: str) -> str:
+        email = normalize_email(email)
+        wait = self.limiter.retry_after(email, client)
+        if wait is not None:
+            raise LoginThrottled(wait)
+        # Counted before the check: a burst of parallel guesses is held to the limit too.
+        self.limiter.failed(email, client)
+        async with self._sessions() as session:
+            user = await get_user_by_email(session=session, email=email)
+        stored = user.password_hash if user is not None else None
+        if user is None or not await asyncio.to_thread(_check, stored, password):
+            raise InvalidCredentials
+        self.limiter.succeeded(email, client)
+        if needs_rehash(user.password_hash):
+            new_hash = await asyncio.to_thread(hash_password, password)
+            async with self._sessions.begin() as session:
+                await update_password_hash(session=session, user_id=user.id, password_hash=new_hash)
+        return self.issue_token(principal_of(user))

@@ -1,0 +1,53 @@
+"""Access tokens: HS256 JWTs whose subject is the user id."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import jwt
+
+__all__ = [
+    "ALGORITHM",
+    "MIN_SECRET_BYTES",
+    "WeakSecret",
+    "check_secret",
+    "create_access_token",
+    "read_access_token",
+]
+
+ALGORITHM = "HS256"
+MIN_SECRET_BYTES = 32
+"""RFC 7518 §3.2: an HS256 key at least as long as the hash."""
+
+
+class WeakSecret(ValueError):
+    """The signing secret is too short to be safe."""
+
+
+def check_secret(secret: str) -> str:
+    if len(secret.encode()) < MIN_SECRET_BYTES:
+        raise WeakSecret(
+            f"PAGECHAT_SECRET must be at least {MIN_SECRET_BYTES} bytes long "
+            "(for example: python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+        )
+    return secret
+
+
+def create_access_token(
+    *, user_id: str, secret: str, ttl: timedelta, now: datetime | None = None
+) -> str:
+    issued = now or datetime.now(UTC)
+    claims = {"sub": user_id, "iat": issued, "exp": issued + ttl}
+    return jwt.encode(claims, check_secret(secret), algorithm=ALGORITHM)
+
+
+def read_access_token(token: str, *, secret: str) -> str | None:
+    """The user id of a valid, unexpired token signed with `secret`; None otherwise."""
+    try:
+        claims = jwt.decode(
+            token, secret, algorithms=[ALGORITHM], options={"require": ["exp", "sub"]}
+        )
+    except jwt.PyJWTError:
+        return None
+    subject = claims.get("sub")
+    return subject if isinstance(subject, str) and subject else None

@@ -1,0 +1,109 @@
+"""Conversation history: list, read, rename, delete — each user sees only their own."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response, status
+
+from ...identity import Principal
+from ...protocol import (
+    ConversationDetail,
+    ConversationList,
+    ConversationPublic,
+    ConversationUpdate,
+    ErrorResponse,
+)
+from ...runs import RunManager
+from ...store.base import ChatStore, ConversationNotFound
+from ..deps import CurrentUser, RunsDep
+
+__all__ = ["router"]
+
+router = APIRouter(
+    prefix="/api/conversations",
+    tags=["conversations"],
+    responses={404: {"model": ErrorResponse, "description": "Conversation not found"}},
+)
+
+MAX_PAGE = 100
+
+
+def _store(request: Request) -> ChatStore:
+    store: ChatStore = request.app.state.chat.store
+    return store
+
+
+StoreDep = Annotated[ChatStore, Depends(_store)]
+
+
+def _not_found() -> HTTPException:
+    return HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found")
+
+
+def _visible_to(user: Principal, detail: ConversationDetail) -> ConversationDetail:
+    """Admin-only fields stripped for everyone else."""
+    if user.is_admin:
+        return detail
+    messages = [m.model_copy(update={"context_audit": None}) for m in detail.messages]
+    return detail.model_copy(update={"messages": messages})
+
+
+@router.get("")
+async def list_conversations(
+    user: CurrentUser,
+    store: StoreDep,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 20,
+) -> ConversationList:
+    """The user's conversations, most recently active first."""
+    return await store.list_conversations(user=user, offset=offset, limit=limit)
+
+
+@router.get("/{conversation_id}")
+async def get_conversation(
+    conversation_id: str, user: CurrentUser, store: StoreDep
+) -> ConversationDetail:
+    """Every message with everything needed to render it as it looked live."""
+    try:
+        detail = await store.get_conversation(user=user, conversation_id=conversation_id)
+    except ConversationNotFound:
+        raise _not_found() from None
+    return _visible_to(user, detail)
+
+
+@router.patch("/{conversation_id}")
+async def rename_conversation(
+    conversation_id: str, body: ConversationUpdate, user: CurrentUser, store: StoreDep
+) -> ConversationPublic:
+    title = " ".join(body.title.split())
+    if not title:
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            [{"loc": ["body", "title"], "msg": "title must not be blank", "type": "value_error"}],
+        )
+    try:
+        return await store.rename_conversation(
+            user=user, conversation_id=conversation_id, title=title
+        )
+    except ConversationNotFound:
+        raise _not_found() from None
+
+
+def _cancel_runs(runs: RunManager, *, owner_id: str, conversation_id: str) -> None:
+    for run in runs.active():
+        if run.owner_id == owner_id and run.conversation_id == conversation_id:
+            run.cancel()
+
+
+@router.delete("/{conversation_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def delete_conversation(
+    conversation_id: str, user: CurrentUser, store: StoreDep, runs: RunsDep
+) -> Response:
+    """Remove the conversation and its messages; a run still answering in it is stopped."""
+    try:
+        await store.delete_conversation(user=user, conversation_id=conversation_id)
+    except ConversationNotFound:
+        raise _not_found() from None
+    _cancel_runs(runs, owner_id=user.id, conversation_id=conversation_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,296 @@
+"""Conversations and messages in the database: keyword-only functions on an `AsyncSession`.
+
+They flush but never commit: the caller owns the transaction. Every function
+that takes `owner_id` answers `ConversationNotFound` for another user's
+conversation exactly as for a missing one.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import CursorResult, delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..protocol import (
+    ConversationDetail,
+    ConversationList,
+    ConversationPublic,
+    CustomPayload,
+    MessagePublic,
+    Usage,
+)
+from .base import AssistantRecord, ConversationNotFound, TurnIds
+from .tables import Conversation, Message, utcnow
+from .titles import make_title
+
+__all__ = [
+    "INTERRUPTED_NOTE",
+    "add_action_message",
+    "begin_turn",
+    "delete_conversation",
+    "finish_message",
+    "get_conversation",
+    "list_conversations",
+    "mark_interrupted",
+    "message_public",
+    "recent_messages",
+    "rename_conversation",
+]
+
+INTERRUPTED_NOTE = "The server stopped before this answer was finished."
+
+
+def _new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _conversation_public(conv: Conversation) -> ConversationPublic:
+    return ConversationPublic(
+        id=conv.id, title=conv.title, created_at=conv.created_at, updated_at=conv.updated_at
+    )
+
+
+def message_public(row: Message) -> MessagePublic:
+    usage = (
+        Usage(input_tokens=row.input_tokens or 0, output_tokens=row.output_tokens or 0)
+        if row.input_tokens is not None or row.output_tokens is not None
+        else None
+    )
+    return MessagePublic.model_validate(
+        {
+            **row.payload,
+            "id": row.id,
+            "role": row.role,
+            "content": row.content,
+            "status": row.status,
+            "created_at": row.created_at,
+            "run_id": row.run_id,
+            "usage": usage,
+            "error": row.error,
+            "context_audit": row.context_audit,
+        }
+    )
+
+
+def _payload_of(record: AssistantRecord) -> dict[str, Any]:
+    def dump(items: Sequence[BaseModel] | None) -> list[Any] | None:
+        return [item.model_dump(mode="json") for item in items] if items else None
+
+    values: dict[str, Any] = {
+        "suggested_values": dump(record.suggested_values),
+        "suggested_actions": dump(record.suggested_actions),
+        "custom_payload": (
+            record.custom_payload.model_dump(mode="json") if record.custom_payload else None
+        ),
+        "payloads": dump(record.payloads),
+        "tool_history": dump(record.tool_history),
+        "warnings": list(record.warnings) or None,
+    }
+    # Absent keys read back as the protocol's defaults; rows stay small.
+    return {name: value for name, value in values.items() if value is not None}
+
+
+async def _owned(*, session: AsyncSession, owner_id: str, conversation_id: str) -> Conversation:
+    result = await session.execute(
+        select(Conversation).where(
+            Conversation.id == conversation_id, Conversation.owner_id == owner_id
+        )
+    )
+    conv = result.scalar_one_or_none()
+    if conv is None:
+        raise ConversationNotFound(conversation_id)
+    return conv
+
+
+async def list_conversations(
+    *, session: AsyncSession, owner_id: str, offset: int = 0, limit: int = 20
+) -> ConversationList:
+    total = await session.scalar(
+        select(func.count()).select_from(Conversation).where(Conversation.owner_id == owner_id)
+    )
+    result = await session.execute(
+        select(Conversation)
+        .where(Conversation.owner_id == owner_id)
+        .order_by(Conversation.updated_at.desc(), Conversation.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    items = [_conversation_public(c) for c in result.scalars()]
+    return ConversationList(items=items, total=total or 0, offset=offset, limit=limit)
+
+
+async def get_conversation(
+    *, session: AsyncSession, owner_id: str, conversation_id: str
+) -> ConversationDetail:
+    """The conversation and all its messages in one statement, however long it is."""
+    result = await session.execute(
+        select(Conversation, Message)
+        .outerjoin(Message, Message.conversation_id == Conversation.id)
+        .where(Conversation.id == conversation_id, Conversation.owner_id == owner_id)
+        .order_by(Message.seq)
+    )
+    rows = result.all()
+    if not rows:
+        raise ConversationNotFound(conversation_id)
+    conv = rows[0][0]
+    messages = [message_public(msg) for _, msg in rows if msg is not None]
+    return ConversationDetail(**_conversation_public(conv).model_dump(), messages=messages)
+
+
+async def rename_conversation(
+    *, session: AsyncSession, owner_id: str, conversation_id: str, title: str
+) -> ConversationPublic:
+    conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    conv.title = title
+    await session.flush()
+    return _conversation_public(conv)
+
+
+async def delete_conversation(
+    *, session: AsyncSession, owner_id: str, conversation_id: str
+) -> None:
+    await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    # Explicit, so a database without enforced foreign keys loses no less than one with them.
+    await session.execute(delete(Message).where(Message.conversation_id == conversation_id))
+    await session.execute(delete(Conversation).where(Conversation.id == conversation_id))
+
+
+async def begin_turn(
+    *,
+    session: AsyncSession,
+    owner_id: str,
+    conversation_id: str | None,
+    message: str,
+    run_id: str | None = None,
+) -> TurnIds:
+    """Store the user message and a `running` placeholder for the answer."""
+    now = utcnow()
+    if conversation_id is None:
+        conv = Conversation(
+            id=_new_id(),
+            owner_id=owner_id,
+            title=make_title(message),
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(conv)
+    else:
+        conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+        conv.updated_at = now
+    user_msg = Message(
+        id=_new_id(),
+        conversation_id=conv.id,
+        role="user",
+        content=message,
+        status="complete",
+        created_at=now,
+        payload={},
+    )
+    placeholder = Message(
+        id=_new_id(),
+        conversation_id=conv.id,
+        role="assistant",
+        content="",
+        status="running",
+        run_id=run_id,
+        created_at=now,
+        payload={},
+    )
+    # Added one at a time: the insert order is the conversation's order.
+    session.add(user_msg)
+    await session.flush()
+    session.add(placeholder)
+    await session.flush()
+    return TurnIds(conv.id, user_msg.id, placeholder.id)
+
+
+async def recent_messages(
+    *, session: AsyncSession, owner_id: str, conversation_id: str, limit: int = 200
+) -> list[MessagePublic]:
+    """The newest `limit` messages whose run has ended, oldest first."""
+    await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    result = await session.execute(
+        select(Message)
+        .where(Message.conversation_id == conversation_id, Message.status != "running")
+        .order_by(Message.seq.desc())
+        .limit(limit)
+    )
+    newest_first = [message_public(m) for m in result.scalars()]
+    newest_first.reverse()
+    return newest_first
+
+
+async def finish_message(
+    *, session: AsyncSession, message_id: str, record: AssistantRecord
+) -> None:
+    """Fill a placeholder from its run's folded events. A deleted one is quietly gone."""
+    usage = record.usage
+    result = await session.execute(
+        update(Message)
+        .where(Message.id == message_id)
+        .values(
+            content=record.content,
+            status=record.status,
+            run_id=None,
+            payload=_payload_of(record),
+            input_tokens=usage.input_tokens if usage else None,
+            output_tokens=usage.output_tokens if usage else None,
+            error=record.error,
+            context_audit=record.context_audit,
+        )
+        .returning(Message.conversation_id)
+    )
+    conversation_id = result.scalar_one_or_none()
+    if conversation_id is not None:
+        await session.execute(
+            update(Conversation)
+            .where(Conversation.id == conversation_id)
+            .values(updated_at=utcnow())
+        )
+
+
+async def add_action_message(
+    *,
+    session: AsyncSession,
+    owner_id: str,
+    conversation_id: str,
+    action: str,
+    data: dict[str, Any],
+    result: Any,
+) -> str:
+    conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    now = utcnow()
+    conv.updated_at = now
+    payload = CustomPayload(
+        type="action_result", data={"action": action, "input": data, "result": result}
+    )
+    msg = Message(
+        id=_new_id(),
+        conversation_id=conv.id,
+        role="action",
+        content=f"Applied action {action}",
+        status="complete",
+        created_at=now,
+        payload={"custom_payload": payload.model_dump(mode="json")},
+    )
+    session.add(msg)
+    await session.flush()
+    return msg.id
+
+
+async def mark_interrupted(*, session: AsyncSession) -> int:
+    """Mark every `running` answer `interrupted`: at startup no run of ours is alive.
+
+    Returns how many were marked.
+    """
+    result = await session.execute(
+        update(Message)
+        .where(Message.status == "running")
+        .values(status="interrupted", run_id=None, error=INTERRUPTED_NOTE)
+    )
+    assert isinstance(result, CursorResult)
+    return result.rowcount

@@ -1,0 +1,68 @@
+"""Engines and sessions from a database URL.
+
+SQLite gets the settings a small server needs: write-ahead logging (readers
+do not block the writer), enforced foreign keys (deleting a conversation
+deletes its messages) and a busy timeout instead of instant lock errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+__all__ = ["create_engine", "create_sessionmaker", "display_url", "is_sqlite"]
+
+
+def is_sqlite(url: str | URL) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def display_url(url: str | URL) -> str:
+    """The URL with its password hidden, for logs and messages."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _sqlite_file(url: URL) -> Path | None:
+    database = url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+    finally:
+        cursor.close()
+
+
+def create_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
+    """An async engine for `url` (sqlite+aiosqlite or postgresql+asyncpg)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        path = _sqlite_file(parsed)
+        if path is not None and path.parent != Path():
+            path.parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(parsed, **kwargs)
+        event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_async_engine(parsed, **kwargs)
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    # Rows outlive their commit: routes read attributes after the session closes.
+    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,104 @@
+"""`ChatStore` on a SQL database (SQLite or PostgreSQL), one transaction per call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..identity import Principal
+from ..protocol import ConversationDetail, ConversationList, ConversationPublic, MessagePublic
+from . import conversations as crud
+from .base import AssistantRecord, ChatStore, TurnIds
+
+__all__ = ["SqlChatStore"]
+
+
+class SqlChatStore(ChatStore):
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def begin_turn(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str | None,
+        message: str,
+        run_id: str | None = None,
+    ) -> TurnIds:
+        async with self.sessions.begin() as session:
+            return await crud.begin_turn(
+                session=session,
+                owner_id=user.id,
+                conversation_id=conversation_id,
+                message=message,
+                run_id=run_id,
+            )
+
+    async def history(
+        self, *, user: Principal, conversation_id: str, limit: int = 200
+    ) -> list[MessagePublic]:
+        async with self.sessions() as session:
+            return await crud.recent_messages(
+                session=session, owner_id=user.id, conversation_id=conversation_id, limit=limit
+            )
+
+    async def finish_turn(self, *, assistant_message_id: str, record: AssistantRecord) -> None:
+        async with self.sessions.begin() as session:
+            await crud.finish_message(
+                session=session, message_id=assistant_message_id, record=record
+            )
+
+    async def record_action(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        action: str,
+        data: dict[str, Any],
+        result: Any,
+    ) -> str:
+        async with self.sessions.begin() as session:
+            return await crud.add_action_message(
+                session=session,
+                owner_id=user.id,
+                conversation_id=conversation_id,
+                action=action,
+                data=data,
+                result=result,
+            )
+
+    async def list_conversations(
+        self, *, user: Principal, offset: int = 0, limit: int = 20
+    ) -> ConversationList:
+        async with self.sessions() as session:
+            return await crud.list_conversations(
+                session=session, owner_id=user.id, offset=offset, limit=limit
+            )
+
+    async def get_conversation(
+        self, *, user: Principal, conversation_id: str
+    ) -> ConversationDetail:
+        async with self.sessions() as session:
+            return await crud.get_conversation(
+                session=session, owner_id=user.id, conversation_id=conversation_id
+            )
+
+    async def rename_conversation(
+        self, *, user: Principal, conversation_id: str, title: str
+    ) -> ConversationPublic:
+        async with self.sessions.begin() as session:
+            return await crud.rename_conversation(
+                session=session, owner_id=user.id, conversation_id=conversation_id, title=title
+            )
+
+    async def delete_conversation(self, *, user: Principal, conversation_id: str) -> None:
+        async with self.sessions.begin() as session:
+            await crud.delete_conversation(
+                session=session, owner_id=user.id, conversation_id=conversation_id
+            )
+
+    async def mark_interrupted(self) -> int:
+        """At startup: answers whose run died with the previous process become `interrupted`."""
+        async with self.sessions.begin() as session:
+            return await crud.mark_interrupted(session=session)

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import delete, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from pagechat.auth import InvalidCredentials, JwtAuthenticator, LoginLimiter, LoginThrottled
+from pagechat.store.tables import User
+from tests.conftest import PASSWORD, TEST_SECRET, Account
+
+
+async def test_login_gives_a_token_for_that_user(
+    authenticator: JwtAuthenticator, alice: Account
+) -> None:
+    token = await authenticator.login(email="Alice@Example.com", password=PASSWORD, client="ip")
+
+    assert await authenticator.authenticate(token) == alice.user
+
+
+@pytest.mark.parametrize(
+    ("email", "password"), [("alice@example.com", "wrong"), ("nobody@example.com", PASSWORD)]
+)
+async def test_a_wrong_password_and_an_unknown_email_fail_alike(
+    authenticator: JwtAuthenticator, alice: Account, email: str, password: str
+) -> None:
+    with pytest.raises(InvalidCredentials):
+        await authenticator.login(email=email, password=password, client="ip")
+
+
+async def test_a_deleted_users_token_stops_working(
+    sessions: async_sessionmaker[AsyncSession], authenticator: JwtAuthenticator, alice: Account
+) -> None:
+    async with sessions.begin() as session:
+        await session.execute(delete(User).where(User.id == alice.user.id))
+
+    assert await authenticator.authenticate(alice.token) is None
+
+
+async def test_the_admin_flag_is_read_fresh(
+    sessions: async_sessionmaker[AsyncSession], authenticator: JwtAuthenticator, admin: Account
+) -> None:
+    async with sessions.begin() as session:
+        await session.execute(update(User).where(User.id == admin.user.id).values(is_admin=False))
+
+    user = await authenticator.authenticate(admin.token)
+
+    assert user is not None and not user.is_admin
+
+
+async def test_a_token_from_another_secret_is_refused(
+    sessions: async_sessionmaker[AsyncSession], alice: Account
+) -> None:
+    other = JwtAuthenticator(sessions=sessions, secret=TEST_SECRET + "-other")
+
+    assert await other.authenticate(alice.token) is None
+
+
+async def test_too_many_attempts_lock_even_the_right_password_out(
+    sessions: async_sessionmaker[AsyncSession], alice: Account
+) -> None:
+    authenticator = JwtAuthenticator(
+        sessions=sessions, secret=TEST_SECRET, limiter=LoginLimiter(max_attempts=2)
+    )
+    for _ in range(2):
+        with pytest.raises(InvalidCredentials):
+            await authenticator.login(email="alice@example.com", password="guess", client="ip")
+
+    with pytest.raises(LoginThrottled) as caught:
+        await authenticator.login(email="alice@example.com", password=PASSWORD, client="ip")
+    assert 0 < caught.value.retry_after <= 300
+    # Another address is not punished for this one's guesses.
+    assert await authenticator.login(email="alice@example.com", password=PASSWORD, client="ip2")

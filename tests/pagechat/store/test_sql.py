@@ -1,0 +1,137 @@
+"""What only a database gives: surviving restarts, recovery after a crash, one-query loads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event, func, select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from pagechat.store import AssistantRecord, SqlChatStore, create_engine, create_sessionmaker
+from pagechat.store.conversations import INTERRUPTED_NOTE
+from pagechat.store.tables import Message
+from tests.conftest import Account
+
+
+@contextmanager
+def _statements(engine: AsyncEngine) -> Iterator[list[str]]:
+    seen: list[str] = []
+
+    def _record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", _record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", _record)
+
+
+async def test_conversations_survive_a_new_engine(
+    database_url: str, sql_store: SqlChatStore, alice: Account
+) -> None:
+    ids = await sql_store.begin_turn(user=alice.user, conversation_id=None, message="remember me")
+    await sql_store.finish_turn(
+        assistant_message_id=ids.assistant_message_id,
+        record=AssistantRecord(content="I will.", status="complete"),
+    )
+
+    reopened = create_engine(database_url)
+    try:
+        store = SqlChatStore(create_sessionmaker(reopened))
+        detail = await store.get_conversation(user=alice.user, conversation_id=ids.conversation_id)
+    finally:
+        await reopened.dispose()
+
+    assert [m.content for m in detail.messages] == ["remember me", "I will."]
+
+
+async def test_startup_marks_unfinished_answers_interrupted(
+    sql_store: SqlChatStore, alice: Account
+) -> None:
+    done = await sql_store.begin_turn(user=alice.user, conversation_id=None, message="one")
+    await sql_store.finish_turn(
+        assistant_message_id=done.assistant_message_id,
+        record=AssistantRecord(content="answered", status="complete"),
+    )
+    crashed = await sql_store.begin_turn(
+        user=alice.user, conversation_id=done.conversation_id, message="two", run_id="run-1"
+    )
+
+    marked = await sql_store.mark_interrupted()
+
+    assert marked == 1
+    detail = await sql_store.get_conversation(
+        user=alice.user, conversation_id=crashed.conversation_id
+    )
+    assert [(m.content, m.status) for m in detail.messages] == [
+        ("one", "complete"),
+        ("answered", "complete"),
+        ("two", "complete"),
+        ("", "interrupted"),
+    ]
+    assert detail.messages[-1].error == INTERRUPTED_NOTE
+    assert detail.messages[-1].run_id is None
+    # The model is told on the next turn that this answer never finished.
+    history = await sql_store.history(user=alice.user, conversation_id=done.conversation_id)
+    assert history[-1].status == "interrupted"
+
+
+async def test_a_thousand_message_conversation_loads_in_one_statement(
+    engine: AsyncEngine,
+    sessions: async_sessionmaker[AsyncSession],
+    sql_store: SqlChatStore,
+    alice: Account,
+) -> None:
+    ids = await sql_store.begin_turn(user=alice.user, conversation_id=None, message="start")
+    async with sessions.begin() as session:
+        session.add_all(
+            Message(
+                id=f"m{i:04d}",
+                conversation_id=ids.conversation_id,
+                role="user" if i % 2 else "assistant",
+                content=f"message {i}",
+                payload={},
+            )
+            for i in range(998)
+        )
+
+    with _statements(engine) as seen:
+        detail = await sql_store.get_conversation(
+            user=alice.user, conversation_id=ids.conversation_id
+        )
+
+    assert len(detail.messages) == 1000
+    assert detail.messages[-1].content == "message 997"
+    assert len([s for s in seen if s.lstrip().upper().startswith("SELECT")]) == 1
+
+
+async def test_deleting_a_conversation_deletes_its_messages(
+    sessions: async_sessionmaker[AsyncSession], sql_store: SqlChatStore, alice: Account
+) -> None:
+    keep = await sql_store.begin_turn(user=alice.user, conversation_id=None, message="keep")
+    drop = await sql_store.begin_turn(user=alice.user, conversation_id=None, message="drop")
+
+    await sql_store.delete_conversation(user=alice.user, conversation_id=drop.conversation_id)
+
+    async with sessions() as session:
+        left = await session.scalars(select(Message.conversation_id))
+        assert set(left) == {keep.conversation_id}
+        assert await session.scalar(select(func.count()).select_from(Message)) == 2
+
+
+async def test_an_answer_finished_after_its_conversation_was_deleted_is_dropped(
+    sessions: async_sessionmaker[AsyncSession], sql_store: SqlChatStore, alice: Account
+) -> None:
+    ids = await sql_store.begin_turn(user=alice.user, conversation_id=None, message="bye")
+    await sql_store.delete_conversation(user=alice.user, conversation_id=ids.conversation_id)
+
+    await sql_store.finish_turn(
+        assistant_message_id=ids.assistant_message_id,
+        record=AssistantRecord(content="too late", status="cancelled"),
+    )
+
+    async with sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(Message)) == 0

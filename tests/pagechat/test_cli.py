@@ -1,0 +1,165 @@
+"""The `pagechat` command: database upgrades, accounts, the demo account, serving."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from pagechat.auth import InvalidCredentials, JwtAuthenticator
+from pagechat.cli import main
+from pagechat.identity import Principal
+from pagechat.store import create_engine, create_sessionmaker
+from pagechat.store.migrate import current_revisions
+from tests.conftest import TEST_SECRET
+from tests.support.live import free_port
+
+
+@pytest.fixture
+def db(database_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    return database_url
+
+
+def _login(database_url: str, email: str, password: str) -> Principal | None:
+    async def attempt() -> Principal | None:
+        engine = create_engine(database_url)
+        auth = JwtAuthenticator(sessions=create_sessionmaker(engine), secret=TEST_SECRET)
+        try:
+            return await auth.authenticate(
+                await auth.login(email=email, password=password, client="cli-test")
+            )
+        except InvalidCredentials:
+            return None
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(attempt())
+
+
+def _answers(monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:
+    replies: Iterator[str] = iter(answers)
+    monkeypatch.setattr(getpass, "getpass", lambda prompt="": next(replies))
+
+
+def test_db_upgrade_brings_a_new_database_to_the_newest_revision(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["db", "upgrade"]) == 0
+
+    assert asyncio.run(current_revisions(db)) == ("pagechat_0001",)
+    assert "is at pagechat_0001" in capsys.readouterr().out
+
+
+def test_users_create_makes_an_account_that_can_log_in(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["users", "create", "Ada@Example.com", "--password", "pw", "--admin"]) == 0
+
+    assert capsys.readouterr().out.strip() == "Created admin ada@example.com"
+    user = _login(db, "ada@example.com", "pw")
+    assert user is not None and user.is_admin
+
+
+def test_users_create_asks_for_the_password_twice(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _answers(monkeypatch, "typed secret", "typed secret")
+
+    assert main(["users", "create", "ada@example.com"]) == 0
+
+    user = _login(db, "ada@example.com", "typed secret")
+    assert user is not None and not user.is_admin
+
+
+def test_two_different_passwords_create_nothing(
+    db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _answers(monkeypatch, "one", "two")
+
+    assert main(["users", "create", "ada@example.com"]) == 1
+
+    assert "do not match" in capsys.readouterr().err
+    main(["db", "upgrade"])
+    assert _login(db, "ada@example.com", "one") is None
+
+
+def test_an_existing_email_is_refused(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["users", "create", "ada@example.com", "--password", "first"])
+
+    assert main(["users", "create", "ADA@example.com", "--password", "second"]) == 1
+
+    assert "already exists" in capsys.readouterr().err
+    assert _login(db, "ada@example.com", "first") is not None
+
+
+def test_a_bad_email_is_refused(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["users", "create", "not-an-email", "--password", "pw"]) == 1
+
+    assert "is not an email address" in capsys.readouterr().err
+
+
+def test_ensure_demo_creates_the_demo_account_once(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["users", "ensure-demo"]) == 0
+    assert main(["users", "ensure-demo"]) == 0
+
+    first, second = capsys.readouterr().out.strip().splitlines()
+    assert first == "Demo account: demo@example.com / demo (created)"
+    assert second.startswith("Demo account: demo@example.com / demo (already there")
+    assert _login(db, "demo@example.com", "demo") is not None
+
+
+def test_an_unreachable_database_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"postgresql+asyncpg://nobody@127.0.0.1:{free_port()}/x")
+
+    assert main(["db", "upgrade"]) == 1
+
+    assert "database unavailable" in capsys.readouterr().err
+
+
+def test_schema_still_prints_the_wire_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+
+    assert "ChatRequest" in json.loads(capsys.readouterr().out)["$defs"]
+
+
+def test_serve_migrates_and_serves_the_demo_account(sqlite_url: str, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PAGECHAT_SECRET"}
+    env |= {"DATABASE_URL": sqlite_url, "PAGECHAT_STATE_DIR": str(tmp_path / "state")}
+    subprocess.run(
+        [sys.executable, "-m", "pagechat.cli", "users", "ensure-demo"], env=env, check=True
+    )
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pagechat.cli", "serve", "--port", str(port)], env=env, cwd=tmp_path
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as client:
+            for _ in range(300):
+                assert proc.poll() is None, "pagechat serve exited"
+                try:
+                    client.get("/api/health")
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            login = client.post(
+                "/api/auth/login", json={"email": "demo@example.com", "password": "demo"}
+            )
+            headers = {"Authorization": f"Bearer {login.json()['access_token']}"}
+            me = client.get("/api/auth/me", headers=headers)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+    assert me.json()["email"] == "demo@example.com"
