@@ -1,13 +1,19 @@
 # pagechat — `make run` serves the reference app, `make test` runs every test.
-# Each target sets up what it needs (virtualenv, Python and npm packages, Chromium).
+# Each target sets up what it needs: the virtualenv, Python and npm packages, Chromium.
 
 PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 HOST    ?= 127.0.0.1
 PORT    ?= 8000
+APP     ?= horizon.app:create_app
+SHARED  ?= ../shared
 
-.PHONY: run test test-py test-web lint bench setup web clean
+WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
+
+.PHONY: run test lint test-py test-web bench setup web chromium clean
+
+# --- set-up --------------------------------------------------------------------
 
 $(BIN)/.installed: pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -16,21 +22,53 @@ $(BIN)/.installed: pyproject.toml requirements.lock
 
 setup: $(BIN)/.installed
 
-run: setup
-	$(BIN)/pagechat serve --host $(HOST) --port $(PORT)
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
+	cd web && npm run build
+
+web: web/dist/index.html
+
+# Debian's Chromium for the browser tests (playwright-core never downloads one).
+chromium:
+	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+# --- run -------------------------------------------------------------------------
+
+run: setup web
+	$(BIN)/pagechat db upgrade
+	$(BIN)/pagechat users ensure-demo
+	$(BIN)/horizon setup --shared $(SHARED)
+	$(BIN)/pagechat serve --app $(APP) --host $(HOST) --port $(PORT)
+
+# --- test ------------------------------------------------------------------------
 
 lint: setup
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench web/e2e
+	$(BIN)/ruff format --check src tests bench web/e2e
 	$(BIN)/mypy
 
 test-py: setup
 	$(BIN)/pytest -q
 
-test: lint test-py
+test-web: setup web/node_modules/.installed chromium
+	cd web && npm run check:types
+	cd web && npm run typecheck
+	cd web && npm run lint
+	cd web && npm test
+	cd web && npm run build
+	cd web && npm run e2e
 
-bench: setup
+test: lint test-py test-web
+
+# --- measure -----------------------------------------------------------------
+
+bench: setup web chromium
 	$(BIN)/python bench/relay.py
+	$(BIN)/python bench/conversation_load.py
+	cd web && npm run bench
 
 clean:
 	rm -rf $(VENV) web/node_modules web/dist .pytest_cache .mypy_cache .ruff_cache

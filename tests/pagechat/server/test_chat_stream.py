@@ -385,3 +385,21 @@ async def test_another_users_conversation_is_404(h: Harness) -> None:
 async def test_health_needs_no_token(h: Harness) -> None:
     r = await h.client.get("/api/health")
     assert r.status_code == 200 and r.json() == {"status": "ok"}
+
+
+async def test_usage_is_reported_and_a_nearly_full_context_warns(h: Harness) -> None:
+    model = h.script(["short answer"])
+    model.context_window = 200  # the scripted prompt alone is several hundred tokens
+    _, fs = await h.chat()
+    payload = fs[-1].event["payload"]
+    assert payload["usage"]["input_tokens"] > 140 and payload["usage"]["output_tokens"] > 0
+    assert any("context" in w for w in payload["warnings"])
+    stored = next(iter(h.store.conversations.values())).messages[-1]
+    assert stored.usage is not None and stored.usage.model_dump() == payload["usage"]
+    assert stored.warnings == payload["warnings"]
+
+
+async def test_a_roomy_context_does_not_warn(h: Harness) -> None:
+    h.script(["short answer"])
+    _, fs = await h.chat()
+    assert fs[-1].event["payload"]["warnings"] == []

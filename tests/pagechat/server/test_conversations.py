@@ -101,6 +101,7 @@ async def test_a_stored_answer_holds_everything_the_live_one_showed(
     assert answer["id"] == payload["message_id"]
     assert answer["status"] == "complete"
     assert answer["content"] == payload["message"]
+    assert answer["content"].startswith("Let me look.[[tool:0]]Found two.")
     for field in ("tool_history", "payloads", "custom_payload", "suggested_values", "usage"):
         assert answer[field] == payload[field], field
     assert answer["tool_history"][0]["output"] == "2 articles about prime editing"
