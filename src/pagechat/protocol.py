@@ -158,6 +158,8 @@ class ToolCompleteEvent(_Model):
     tool: str
     index: int = Field(ge=0)
     is_error: bool = False
+    output: str | None = None
+    """What the tool returned to the model, so a live tool card can show it before `complete`."""
 
 
 class CompleteEvent(_Model):

@@ -256,7 +256,10 @@ class ChatService:
                     )
                     run.emit(
                         ToolCompleteEvent(
-                            tool=event.tool_name, index=index, is_error=event.is_error
+                            tool=event.tool_name,
+                            index=index,
+                            is_error=event.is_error,
+                            output=event.result_text,
                         )
                     )
                     show(f"[[tool:{index}]]")

@@ -83,7 +83,7 @@ async def test_one_tool_emits_marker_and_tool_history(h: Harness) -> None:
         "input": {"q": "CRISPR"},
         "tool_use_id": "t1",
     }
-    assert done["index"] == 0 and done["tool"] == "echo"
+    assert done["index"] == 0 and done["tool"] == "echo" and done["output"] == "echo:CRISPR"
     assert marker["text"] == "[[tool:0]]"
     payload = fs[-1].event["payload"]
     assert payload["message"] == "Let me check.[[tool:0]]Found it."

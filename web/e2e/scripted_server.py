@@ -1,0 +1,338 @@
+"""A real pagechat server for the browser tests, with a scripted model.
+
+Run with the project's Python: `../.venv/bin/python e2e/scripted_server.py --static dist`.
+It prints `PORT <n>` once it listens on 127.0.0.1 (a free port unless --port is given).
+
+The model's reply depends on keywords in the last user message:
+
+  tool      a streaming tool with progress, then text    fail   a tool that fails
+  choices   a ```choices block                           long   slow text (Stop, drop/resume)
+  payload   a model-written PROJECT_PROPOSAL payload      note   a tool payload (global handler)
+  suggest   suggested values and actions                 markdown  rich and hostile markdown
+  context   echoes the project name from the page context
+  think     a pause before the text                      error  the model fails after some text
+  anything else: an echo
+
+Test-only switch: `POST /__e2e__/drop?after=N` makes the next `POST /api/chat/stream`
+response break after N events, as a dropped connection would (the run goes on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import re
+import socket
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import uvicorn
+
+from pagechat.auth.login import InvalidCredentials, PasswordLogin
+from pagechat.identity import Principal
+from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, tool_call
+from pagechat.models.base import ToolResultsTurn, UserTurn
+from pagechat.models.errors import ModelOutputError
+from pagechat.pages import ClientAction, PayloadConfig, ServerAction, register_page
+from pagechat.protocol import ActionResult
+from pagechat.server import StaticTokens, create_app
+from pagechat.store import MemoryChatStore
+from pagechat.tools import ToolConfig, ToolContext, ToolProgress, ToolResult, register_tool
+
+TOKEN = "e2e-token"
+USER = Principal(id="u1", email="e2e@example.com")
+PASSWORD = "e2e-password"
+
+
+class E2EAuth(StaticTokens, PasswordLogin):
+    """One fixed user and token; the password login of the UI's sign-in form works too."""
+
+    def __init__(self) -> None:
+        super().__init__({TOKEN: USER})
+
+    async def login(self, *, email: str, password: str, client: str) -> str:
+        if email == USER.email and password == PASSWORD:
+            return TOKEN
+        raise InvalidCredentials()
+
+
+# --- tools -----------------------------------------------------------------
+
+
+async def _slow_search(params: dict[str, Any], _ctx: ToolContext) -> AsyncIterator[Any]:
+    yield ToolProgress(stage="searching", message="Searching PubMed…")
+    await asyncio.sleep(0.6)
+    for done in range(1, 4):
+        yield ToolProgress(stage="fetching", message=f"Fetched {done} of 3", progress=done / 3)
+        await asyncio.sleep(0.4)
+    yield ToolResult(f"Found 3 articles about {params.get('query', '?')}: A, B, C.")
+
+
+def _broken_tool(_params: dict[str, Any], _ctx: ToolContext) -> str:
+    raise RuntimeError("the archive is offline")
+
+
+def _note_tool(_params: dict[str, Any], _ctx: ToolContext) -> ToolResult:
+    return ToolResult(
+        "Saved a note.", payload={"type": "demo_note", "data": {"text": "Remember the deadline."}}
+    )
+
+
+_SEARCH_SCHEMA = {
+    "type": "object",
+    "properties": {"query": {"type": "string"}},
+    "required": ["query"],
+}
+_EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+
+for tool in (
+    ToolConfig("slow_search", "Search articles (slowly).", _SEARCH_SCHEMA, _slow_search),
+    ToolConfig("broken_tool", "Always fails.", _EMPTY_SCHEMA, _broken_tool),
+    ToolConfig("save_note", "Save a note.", _EMPTY_SCHEMA, _note_tool),
+):
+    register_tool(tool)
+
+
+# --- the demo page ------------------------------------------------------------
+
+
+def _apply_demo(data: dict[str, Any], _ctx: Any) -> ActionResult:
+    return ActionResult(
+        action="apply_demo", message=f"Applied the plan for {data.get('name', 'the project')}."
+    )
+
+
+register_page(
+    "demo",
+    payloads=[
+        PayloadConfig(
+            "project_proposal",
+            "PROJECT_PROPOSAL:",
+            "Propose changes to the project as PROJECT_PROPOSAL: {json}.",
+            schema={"type": "object"},
+        )
+    ],
+    client_actions=[ClientAction("set_priority", "Set the project's priority.", ("priority",))],
+    server_actions=[ServerAction("apply_demo", "Apply the plan.", _apply_demo)],
+)
+
+
+# --- the model ----------------------------------------------------------------
+
+CHOICES = (
+    "I can do this two ways.\n\n```choices\n"
+    + json.dumps(
+        {
+            "question": "How should I add the source?",
+            "options": [
+                {"label": "Use RSS feed", "value": "rss"},
+                {"label": "Use agentic extraction", "value": "agentic"},
+            ],
+        }
+    )
+    + "\n```"
+)
+
+MARKDOWN = """# Findings
+
+Here is **bold**, `inline code` and a [safe link](https://example.com/docs).
+
+- first point
+- second point
+
+| gene | effect |
+|------|--------|
+| BRCA1 | repair |
+
+```python
+def greet(name):
+    return f"hello {name}"
+```
+
+Raw HTML stays text: <script>window.__pwned = true</script>
+<img src=x onerror="window.__pwned = true"> and [a javascript link](javascript:window.__pwned=true).
+"""
+
+PROPOSAL = {"name": "Renamed by the assistant", "priority": "high", "tags": ["crispr", "review"]}
+
+
+def _chunks(text: str, size: int = 6) -> Iterator[str]:
+    for i in range(0, len(text), size):
+        yield text[i : i + size]
+
+
+def _last_user(request: ModelRequest) -> tuple[str, bool]:
+    """The last user message (lower case) and whether tool results followed it."""
+    for i in range(len(request.messages) - 1, -1, -1):
+        message = request.messages[i]
+        if isinstance(message, UserTurn):
+            after = request.messages[i + 1 :]
+            return message.text.lower(), any(isinstance(m, ToolResultsTurn) for m in after)
+    return "", False
+
+
+def _slowly(text: str, pause: float, size: int = 6) -> list[ScriptItem]:
+    items: list[ScriptItem] = []
+    for chunk in _chunks(text, size):
+        items += [chunk, Pause(pause)]
+    return items
+
+
+def reply(request: ModelRequest) -> list[ScriptItem]:
+    text, after_tools = _last_user(request)
+    if "fail" in text:
+        if after_tools:
+            return ["The tool failed, sorry."]
+        return ["Trying the archive.", tool_call("broken_tool", {})]
+    if "tool" in text:
+        if after_tools:
+            return _slowly("I found **3 articles** about CRISPR: A, B and C.", 0.02)
+        return [
+            *_slowly("Let me search for that.", 0.02),
+            tool_call("slow_search", {"query": "CRISPR"}),
+        ]
+    if "note" in text:
+        if after_tools:
+            return ["Noted."]
+        return ["Saving.", tool_call("save_note", {})]
+    if "choices" in text:
+        return _slowly(CHOICES, 0.005)
+    if "long" in text:
+        body = " ".join(f"Sentence number {i} of a long answer." for i in range(1, 81))
+        return _slowly(body, 0.02, size=12)
+    if "payload" in text:
+        return ["Here is my proposal.\n\nPROJECT_PROPOSAL: ", json.dumps(PROPOSAL)]
+    if "suggest" in text:
+        values = [
+            {"label": "Yes, go ahead", "value": "yes, go ahead"},
+            {"label": "No", "value": "no thanks"},
+        ]
+        actions = [
+            {
+                "label": "Make it high",
+                "action": "set_priority",
+                "handler": "client",
+                "data": {"priority": "high"},
+            },
+            {
+                "label": "Apply plan",
+                "action": "apply_demo",
+                "handler": "server",
+                "data": {"name": "Demo"},
+            },
+            {"label": "Close chat", "action": "close_chat", "handler": "client"},
+        ]
+        return [
+            "Shall I go on?\n\n",
+            f"SUGGESTED_VALUES: {json.dumps(values)}\n",
+            f"SUGGESTED_ACTIONS: {json.dumps(actions)}",
+        ]
+    if "markdown" in text:
+        return _slowly(MARKDOWN, 0.002)
+    if "context" in text:
+        match = re.search(r'"name":\s*"([^"]*)"', request.system)
+        return [f"Your project is called {match.group(1) if match else 'unknown'}."]
+    if "think" in text:
+        return [Pause(1.5), "Done thinking."]
+    if "error" in text:
+        return ["Starting the answer", Pause(0.2), ModelOutputError("the model broke down")]
+    return [f"You said: {text}"]
+
+
+# --- the dropped-connection switch ----------------------------------------------
+
+
+class DropSwitch:
+    """ASGI middleware: break the next chat stream after N events, once armed."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.after: int | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"] == "/__e2e__/drop":
+            query = parse_qs(scope.get("query_string", b"").decode())
+            self.after = int(query.get("after", ["3"])[0])
+            await send({"type": "http.response.start", "status": 204, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if (
+            scope["type"] == "http"
+            and scope["path"] == "/api/chat/stream"
+            and self.after is not None
+        ):
+            limit, self.after = self.after, None
+            sent = 0
+
+            async def cutting_send(message: Any) -> None:
+                nonlocal sent
+                if message["type"] == "http.response.body" and b"data:" in message.get("body", b""):
+                    if sent >= limit:
+                        raise ConnectionResetError("e2e: connection dropped")
+                    sent += 1
+                await send(message)
+
+            await self.app(scope, receive, cutting_send)
+            return
+        await self.app(scope, receive, send)
+
+
+class _QuietDrops(logging.Filter):
+    """Keeps the drops this server makes on purpose out of the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text += repr(record.exc_info[1])
+        return "e2e: connection dropped" not in text
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--static", type=Path, default=Path(__file__).resolve().parent.parent / "dist"
+    )
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    if not (args.static / "index.html").is_file():
+        print(f"{args.static} has no index.html: run `npm run build` first", file=sys.stderr)
+        return 2
+    app = create_app(
+        model=FunctionModel(reply),
+        store=MemoryChatStore(),
+        authenticator=E2EAuth(),
+        static_dir=args.static,
+    )
+    port = args.port or _free_port()
+    config = uvicorn.Config(DropSwitch(app), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    logging.getLogger("uvicorn.error").addFilter(_QuietDrops())
+
+    async def serve() -> None:
+        task = asyncio.create_task(server.serve())
+        # uvicorn offers a flag, not an event, for "listening".
+        while not server.started and not task.done():  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+        if server.started:
+            print(f"PORT {port}", flush=True)
+        await task
+
+    asyncio.run(serve())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,57 @@
+import type { PayloadCallbacks } from "../chat";
+
+export interface ProjectProposal {
+  name?: string;
+  priority?: string;
+  tags?: string[];
+  reason?: string;
+}
+
+export function asProposal(data: unknown): ProjectProposal {
+  if (typeof data !== "object" || data === null) return {};
+  const d = data as Record<string, unknown>;
+  return {
+    name: typeof d.name === "string" ? d.name : undefined,
+    priority: typeof d.priority === "string" ? d.priority : undefined,
+    tags: Array.isArray(d.tags) ? d.tags.filter((t): t is string => typeof t === "string") : undefined,
+    reason: typeof d.reason === "string" ? d.reason : undefined,
+  };
+}
+
+/** The demo page's payload card: a proposed change to the project, to accept or reject. */
+export function ProposalCard({ data, callbacks }: { data: unknown; callbacks: PayloadCallbacks }) {
+  const proposal = asProposal(data);
+  return (
+    <div className="app-proposal">
+      {proposal.reason && <p>{proposal.reason}</p>}
+      <dl>
+        {proposal.name !== undefined && (
+          <>
+            <dt>Name</dt>
+            <dd>{proposal.name}</dd>
+          </>
+        )}
+        {proposal.priority !== undefined && (
+          <>
+            <dt>Priority</dt>
+            <dd>{proposal.priority}</dd>
+          </>
+        )}
+        {proposal.tags !== undefined && (
+          <>
+            <dt>Tags</dt>
+            <dd>{proposal.tags.join(", ")}</dd>
+          </>
+        )}
+      </dl>
+      <div className="app-row">
+        <button type="button" data-style="primary" onClick={() => { callbacks.onAccept(); }}>
+          Accept
+        </button>
+        <button type="button" onClick={callbacks.onReject}>
+          Reject
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+// Payload handlers the demo app offers on every page (the global registry).
+import { registerPayloadHandler } from "../chat";
+
+function NoteCard({ data }: { data: unknown }) {
+  const text = typeof data === "object" && data !== null && "text" in data ? String(data.text) : JSON.stringify(data);
+  return <p className="app-note">{text}</p>;
+}
+
+export function registerAppPayloads(): () => void {
+  return registerPayloadHandler("demo_note", {
+    render: (data) => <NoteCard data={data} />,
+    renderOptions: { headerTitle: "Note", headerIcon: "🗒", panelWidth: "360px" },
+  });
+}

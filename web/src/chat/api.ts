@@ -1,0 +1,287 @@
+// The HTTP client of the chat: the SSE stream of a turn (with resume), stop, history,
+// actions and login. Every request but login carries `Authorization: Bearer <token>`.
+import { STREAM_EVENT_TYPES } from "./generated/protocol";
+import type {
+  ActionRequest,
+  ActionResult,
+  ChatRequest,
+  ConversationDetail,
+  ConversationList,
+  ConversationPublic,
+  StreamEvent,
+  Token,
+  UserPublic,
+} from "./types";
+import { readSse } from "./sse";
+
+export type TokenGetter = () => string | null | undefined | Promise<string | null | undefined>;
+
+export interface RetryOptions {
+  /** Reconnection attempts after a drop before giving up (the user can still press Retry). */
+  attempts: number;
+  /** First delay; doubled on each attempt, up to maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface ChatApiOptions {
+  /** Prefix of the API routes; "" means the page's own origin. */
+  baseUrl?: string;
+  getToken: TokenGetter;
+  /** Called on any 401: the host logs the user out. */
+  onUnauthorized?: () => void;
+  fetch?: typeof fetch;
+  retry?: Partial<RetryOptions>;
+  /** A stream that sends nothing (not even a ping) for this long counts as dropped. */
+  idleTimeoutMs?: number;
+}
+
+/** What a turn's stream yields: the run it started, its events, and reconnection notices. */
+export type StreamItem =
+  | { kind: "run"; runId: string; conversationId: string | null }
+  | { kind: "event"; id: number | null; event: StreamEvent }
+  | { kind: "reconnecting"; attempt: number };
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly detail: unknown;
+  constructor(status: number, detail: unknown) {
+    super(describeDetail(status, detail));
+    this.name = "HttpError";
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+export class UnauthorizedError extends HttpError {
+  constructor(detail: unknown) {
+    super(401, detail);
+    this.name = "UnauthorizedError";
+  }
+}
+
+/** The connection broke and could not be resumed after every retry. */
+export class StreamDroppedError extends Error {
+  readonly runId: string | null;
+  readonly lastEventId: number;
+  constructor(runId: string | null, lastEventId: number, cause?: unknown) {
+    super("The connection to the server was lost.", { cause });
+    this.name = "StreamDroppedError";
+    this.runId = runId;
+    this.lastEventId = lastEventId;
+  }
+}
+
+export interface ChatApi {
+  /** POST /api/chat/stream; resumes by itself when the connection drops. */
+  chatStream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<StreamItem>;
+  /** GET /api/chat/runs/{id}/events from `lastEventId` on (0 = from the start). */
+  resumeRun(runId: string, lastEventId: number, signal?: AbortSignal): AsyncGenerator<StreamItem>;
+  cancelRun(runId: string): Promise<void>;
+  listConversations(offset?: number, limit?: number): Promise<ConversationList>;
+  getConversation(id: string): Promise<ConversationDetail>;
+  renameConversation(id: string, title: string): Promise<ConversationPublic>;
+  deleteConversation(id: string): Promise<void>;
+  runAction(request: ActionRequest): Promise<ActionResult>;
+  login(email: string, password: string): Promise<Token>;
+  me(): Promise<UserPublic>;
+}
+
+const TERMINAL = new Set<StreamEvent["type"]>(["complete", "error", "cancelled"]);
+const KNOWN = new Set<string>(STREAM_EVENT_TYPES);
+
+export function isTerminal(event: StreamEvent): boolean {
+  return TERMINAL.has(event.type);
+}
+
+/** Parses one `data:` payload; unknown event types (a newer server) give null and are skipped. */
+export function parseStreamEvent(data: string): StreamEvent | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== "string" || !KNOWN.has(type)) return null;
+  return value as StreamEvent;
+}
+
+function describeDetail(status: number, detail: unknown): string {
+  if (typeof detail === "string" && detail) return detail;
+  if (Array.isArray(detail) && detail.length > 0) {
+    const first: unknown = detail[0];
+    if (typeof first === "object" && first !== null && "msg" in first) return String(first.msg);
+  }
+  if (status === 401) return "Your session has expired. Please sign in again.";
+  if (status === 404) return "Not found.";
+  if (status >= 500) return `The server failed (${status}). Please try again.`;
+  return `Request failed (${status}).`;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  return signal?.aborted === true || (error instanceof DOMException && error.name === "AbortError");
+}
+
+/** A resume that cannot succeed by trying again: the run is gone or the request is wrong. */
+function isFatal(error: unknown): boolean {
+  return error instanceof HttpError && error.status < 500 && error.status !== 408 && error.status !== 429;
+}
+
+export function createChatApi(options: ChatApiOptions): ChatApi {
+  const base = (options.baseUrl ?? "").replace(/\/$/, "");
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const retry: RetryOptions = { attempts: 5, baseDelayMs: 300, maxDelayMs: 5_000, ...options.retry };
+  const idleMs = options.idleTimeoutMs ?? 45_000;
+
+  async function request(
+    path: string,
+    init: RequestInit & { auth?: boolean } = {},
+  ): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (init.auth !== false) {
+      const token = await options.getToken();
+      if (token) headers.set("Authorization", `Bearer ${token}`);
+    }
+    if (init.body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+    const response = await doFetch(`${base}${path}`, { ...init, headers });
+    if (response.ok) return response;
+    const detail = await response
+      .json()
+      .then((body: unknown) => (typeof body === "object" && body !== null && "detail" in body ? body.detail : null))
+      .catch(() => null);
+    if (response.status === 401) {
+      if (init.auth !== false) options.onUnauthorized?.();
+      throw new UnauthorizedError(detail);
+    }
+    throw new HttpError(response.status, detail);
+  }
+
+  async function json<T>(path: string, init?: RequestInit & { auth?: boolean }): Promise<T> {
+    const response = await request(path, init);
+    return (await response.json()) as T;
+  }
+
+  function openEvents(runId: string, lastEventId: number, signal?: AbortSignal): Promise<Response> {
+    return request(`/api/chat/runs/${encodeURIComponent(runId)}/events`, {
+      headers: { "Last-Event-ID": String(lastEventId), Accept: "text/event-stream" },
+      signal,
+    });
+  }
+
+  /** Reads a run's events from `first` (or a fresh resume), reconnecting until a terminal event. */
+  async function* follow(
+    first: Response | null,
+    runId: string | null,
+    lastEventId: number,
+    signal?: AbortSignal,
+  ): AsyncGenerator<StreamItem> {
+    let response = first;
+    let attempt = 0;
+    let lastError: unknown;
+    for (;;) {
+      try {
+        if (response === null) {
+          if (runId === null) throw new StreamDroppedError(null, lastEventId);
+          response = await openEvents(runId, lastEventId, signal);
+        }
+        if (response.body === null) throw new StreamDroppedError(runId, lastEventId);
+        for await (const frame of readSse(response.body, { idleMs, signal })) {
+          const event = parseStreamEvent(frame.data);
+          const id = frame.id === null ? null : Number.parseInt(frame.id, 10);
+          if (id !== null && Number.isFinite(id)) lastEventId = id;
+          attempt = 0;
+          if (event === null) continue;
+          yield { kind: "event", id: id !== null && Number.isFinite(id) ? id : null, event };
+          if (isTerminal(event)) return;
+        }
+        lastError = new Error("the stream ended before the answer was complete");
+      } catch (error) {
+        if (isAbort(error, signal)) throw error;
+        if (isFatal(error) || error instanceof StreamDroppedError) throw error;
+        lastError = error;
+      }
+      response = null;
+      attempt += 1;
+      if (runId === null || attempt > retry.attempts) throw new StreamDroppedError(runId, lastEventId, lastError);
+      yield { kind: "reconnecting", attempt };
+      await sleep(Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)), signal);
+    }
+  }
+
+  return {
+    async *chatStream(body, signal) {
+      const response = await request("/api/chat/stream", {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { Accept: "text/event-stream" },
+        signal,
+      });
+      const runId = response.headers.get("X-Run-Id") || null;
+      const conversationId = response.headers.get("X-Conversation-Id") || null;
+      if (runId !== null) yield { kind: "run", runId, conversationId };
+      yield* follow(response, runId, 0, signal);
+    },
+
+    async *resumeRun(runId, lastEventId, signal) {
+      yield* follow(null, runId, lastEventId, signal);
+    },
+
+    async cancelRun(runId) {
+      await request(`/api/chat/runs/${encodeURIComponent(runId)}/cancel`, { method: "POST" });
+    },
+
+    listConversations(offset = 0, limit = 50) {
+      return json<ConversationList>(`/api/conversations?offset=${offset}&limit=${limit}`);
+    },
+
+    getConversation(id) {
+      return json<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`);
+    },
+
+    renameConversation(id, title) {
+      return json<ConversationPublic>(`/api/conversations/${encodeURIComponent(id)}`, {
+        method: "PATCH",
+        body: JSON.stringify({ title }),
+      });
+    },
+
+    async deleteConversation(id) {
+      await request(`/api/conversations/${encodeURIComponent(id)}`, { method: "DELETE" });
+    },
+
+    runAction(body) {
+      return json<ActionResult>("/api/chat/actions", { method: "POST", body: JSON.stringify(body) });
+    },
+
+    login(email, password) {
+      return json<Token>("/api/auth/login", {
+        method: "POST",
+        body: JSON.stringify({ email, password }),
+        auth: false,
+      });
+    },
+
+    me() {
+      return json<UserPublic>("/api/auth/me");
+    },
+  };
+}

@@ -1,0 +1,227 @@
+import { describe, expect, it, vi } from "vitest";
+import { liveEvents, stored, storedConversation } from "../test/fixtures";
+import { FakeFetch, json, SseResponse } from "../test/sse-server";
+import { createChatApi } from "./api";
+import { ChatController, type Scheduler } from "./chat";
+import type { StreamEvent } from "./types";
+
+const runHeaders = (run = "r1") => ({ "X-Run-Id": run, "X-Conversation-Id": "c1" });
+const delta = (text: string): StreamEvent => ({ type: "text_delta", text });
+
+function setup({ schedule }: { schedule?: Scheduler } = {}) {
+  const fake = new FakeFetch();
+  const api = createChatApi({
+    getToken: () => "tok",
+    fetch: fake.fetch,
+    retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
+  });
+  const controller = new ChatController({
+    api,
+    getContext: () => ({ current_page: "demo", count: 3 }),
+    schedule: schedule ?? ((flush) => {
+      queueMicrotask(flush);
+    }),
+    stopTimeoutMs: 200,
+  });
+  return { fake, controller };
+}
+
+const until = (check: () => boolean) => vi.waitFor(() => {
+  if (!check()) throw new Error("not yet");
+}, { timeout: 2000, interval: 2 });
+
+describe("ChatController", () => {
+  it("sends the message with the page context and folds the answer", async () => {
+    const { fake, controller } = setup();
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    liveEvents.forEach((event, i) => stream.send(i + 1, event));
+    await controller.send("Find CRISPR papers");
+    expect(fake.calls[0]?.body).toEqual({
+      message: "Find CRISPR papers",
+      context: { current_page: "demo", count: 3 },
+      conversation_id: null,
+    });
+    const state = controller.getState();
+    expect(state.status).toBe("ready");
+    expect(state.messages.map((m) => [m.role, m.status])).toEqual([["user", "complete"], ["assistant", "complete"]]);
+
+    const next = new SseResponse(runHeaders("r2"));
+    fake.on("POST", "/api/chat/stream", () => next.response);
+    next.send(1, { type: "cancelled" });
+    await controller.send("more");
+    expect(fake.calls[1]?.body).toMatchObject({ conversation_id: "c1" });
+  });
+
+  it("applies the events that arrive within one frame in a single update", async () => {
+    const frames: (() => void)[] = [];
+    const { fake, controller } = setup({ schedule: (flush) => frames.push(flush) });
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    const updates = vi.fn();
+    controller.subscribe(updates);
+    const sending = controller.send("hi");
+    await until(() => controller.getState().runId === "r1");
+    updates.mockClear();
+    for (let i = 0; i < 50; i++) stream.send(i + 1, delta("x"));
+    await until(() => frames.length === 1 && controller.getState().streamingText === "" && updates.mock.calls.length === 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(controller.getState().streamingText).toBe("");
+    frames.shift()?.();
+    expect(updates).toHaveBeenCalledTimes(1);
+    expect(controller.getState().streamingText).toBe("x".repeat(50));
+    stream.send(51, { type: "cancelled" });
+    await sending;
+    expect(controller.getState().messages.at(-1)?.content).toBe("x".repeat(50));
+  });
+
+  it("stops through the cancel route and keeps the partial answer, marked stopped", async () => {
+    const { fake, controller } = setup();
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    fake.on("POST", "/api/chat/runs/r1/cancel", () => {
+      stream.send(3, { type: "cancelled" });
+      return json({ run_id: "r1", cancelled: true }, 202);
+    });
+    const sending = controller.send("long");
+    stream.send(1, delta("Partial ")).send(2, delta("answer"));
+    await until(() => controller.getState().streamingText === "Partial answer");
+    await controller.stop();
+    await sending;
+    expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toContain("POST /api/chat/runs/r1/cancel");
+    expect(controller.getState().messages.at(-1)).toMatchObject({ status: "cancelled", content: "Partial answer" });
+    expect(controller.getState().status).toBe("ready");
+  });
+
+  it("a Stop before the run is known is sent as soon as it is", async () => {
+    const { fake, controller } = setup();
+    const stream = new SseResponse(runHeaders());
+    let answer!: (r: Response) => void;
+    fake.on("POST", "/api/chat/stream", () => new Promise<Response>((resolve) => (answer = resolve)));
+    fake.on("POST", "/api/chat/runs/r1/cancel", () => {
+      stream.send(1, { type: "cancelled" });
+      return json({}, 202);
+    });
+    const sending = controller.send("hi");
+    await until(() => typeof answer === "function");
+    void controller.stop();
+    answer(stream.response);
+    await sending;
+    expect(controller.getState().messages.at(-1)?.status).toBe("cancelled");
+  });
+
+  it("stops locally when the server cannot be reached", async () => {
+    const { fake, controller } = setup();
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    fake.on("POST", "/api/chat/runs/r1/cancel", () => json({ detail: "boom" }, 500));
+    const sending = controller.send("hi");
+    stream.send(1, delta("so far"));
+    await until(() => controller.getState().streamingText === "so far");
+    await controller.stop();
+    await sending;
+    expect(controller.getState().messages.at(-1)).toMatchObject({ status: "cancelled", content: "so far" });
+  });
+
+  it("after the connection is lost for good, Retry resumes the run where it broke", async () => {
+    const { fake, controller } = setup();
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    fake.on("GET", "/api/chat/runs/r1/events", () => {
+      throw new TypeError("Failed to fetch");
+    });
+    stream.send(1, delta("Hello ")).drop();
+    await controller.send("hi");
+    expect(controller.getState()).toMatchObject({
+      status: "error",
+      streamingText: "Hello ",
+      error: { retry: "resume", inMessage: false },
+    });
+    const resumed = new SseResponse();
+    fake.on("GET", "/api/chat/runs/r1/events", () => resumed.response);
+    resumed.send(2, delta("world")).send(3, { type: "cancelled" });
+    await controller.retry();
+    expect(fake.calls.at(-1)?.headers.get("Last-Event-ID")).toBe("1");
+    expect(controller.getState().messages.at(-1)?.content).toBe("Hello world");
+  });
+
+  it("Retry after a refused request sends the message again, shown once", async () => {
+    const { fake, controller } = setup();
+    fake.on("POST", "/api/chat/stream", () => json({ detail: "Service unavailable" }, 503));
+    await controller.send("hi");
+    expect(controller.getState().error).toMatchObject({ message: "Service unavailable", retry: "resend" });
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    stream.send(1, { type: "cancelled" });
+    await controller.retry();
+    expect(controller.getState().messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["hi"]);
+  });
+
+  it("Retry after a run error sends the last message again", async () => {
+    const { fake, controller } = setup();
+    const first = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => first.response);
+    first.send(1, { type: "error", message: "overloaded", code: "overloaded" });
+    await controller.send("hi");
+    const second = new SseResponse(runHeaders("r2"));
+    fake.on("POST", "/api/chat/stream", () => second.response);
+    second.send(1, { type: "cancelled" });
+    await controller.retry();
+    expect(fake.calls.at(-1)?.body).toMatchObject({ message: "hi", conversation_id: "c1" });
+  });
+
+  it("loads a conversation and follows a turn still running in it from the start", async () => {
+    const { fake, controller } = setup();
+    const running = {
+      ...storedConversation,
+      messages: [
+        ...storedConversation.messages.slice(0, 1),
+        stored({ id: "m2", role: "assistant", content: "Let", status: "running", run_id: "r1" }),
+      ],
+    };
+    const replay = new SseResponse();
+    fake.on("GET", "/api/conversations/c1", () => json(running));
+    fake.on("GET", "/api/chat/runs/r1/events", () => replay.response);
+    liveEvents.forEach((event, i) => replay.send(i + 1, event));
+    await controller.loadConversation("c1");
+    expect(fake.calls.at(-1)?.headers.get("Last-Event-ID")).toBe("0");
+    expect(controller.getState().messages).toEqual(
+      (await (async () => {
+        const other = setup();
+        other.fake.on("GET", "/api/conversations/c1", () => json(storedConversation));
+        await other.controller.loadConversation("c1");
+        return other.controller.getState().messages;
+      })()),
+    );
+  });
+
+  it("a server action's result is kept as an action message shaped as the server stores it", async () => {
+    const { fake, controller } = setup();
+    fake.on("POST", "/api/chat/actions", () => json({ action: "apply", ok: false, message: "Nothing to apply", data: null }));
+    const result = await controller.runServerAction({ label: "Apply", action: "apply", handler: "server", data: { id: 1 }, style: null });
+    expect(result?.ok).toBe(false);
+    expect(fake.calls[0]?.body).toEqual({ conversation_id: null, action: "apply", data: { id: 1 }, context: { current_page: "demo", count: 3 } });
+    expect(controller.getState().messages).toEqual([
+      expect.objectContaining({
+        role: "action",
+        content: "Applied action apply",
+        custom_payload: {
+          type: "action_result",
+          data: { action: "apply", input: { id: 1 }, result: { action: "apply", ok: false, message: "Nothing to apply", data: null } },
+        },
+      }),
+    ]);
+  });
+
+  it("a new conversation forgets the old one and stops following its stream", async () => {
+    const { fake, controller } = setup();
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    const sending = controller.send("hi");
+    stream.send(1, delta("a"));
+    await until(() => controller.getState().streamingText === "a");
+    controller.newConversation();
+    await sending;
+    expect(controller.getState()).toMatchObject({ messages: [], status: "ready", conversationId: null });
+  });
+});

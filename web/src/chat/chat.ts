@@ -1,0 +1,319 @@
+// The chat store: owns the state, runs the streams, and batches stream events so the UI
+// updates at most once per animation frame. Plain TypeScript, no React: `useChat` is a
+// thin hook on top of it.
+import { HttpError, StreamDroppedError, UnauthorizedError, type ChatApi, type StreamItem } from "./api";
+import { chatReducer, emptyMessage, initialChatState, isBusy, type ChatAction, type ChatState } from "./state";
+import type { ActionResult, ChatRequest, SuggestedAction } from "./types";
+
+/** The payload type of a stored server action's result. */
+export const ACTION_RESULT = "action_result";
+
+/** Runs `flush` soon, batching everything queued until then. */
+export type Scheduler = (flush: () => void) => void;
+
+/** Once per animation frame; a hidden tab gets no frames, so it falls back to a timer there. */
+export const frameScheduler: Scheduler = (flush) => {
+  const hidden = typeof document !== "undefined" && document.visibilityState === "hidden";
+  if (typeof requestAnimationFrame === "function" && !hidden) {
+    requestAnimationFrame(() => {
+      flush();
+    });
+  } else {
+    setTimeout(flush, 16);
+  }
+};
+
+export interface ChatControllerOptions {
+  api: ChatApi;
+  /** The page state sent with every message (`current_page` picks the page config); see setContext. */
+  context?: Record<string, unknown>;
+  /** Alternatively, a function asked for the context at each send. */
+  getContext?: () => Record<string, unknown>;
+  schedule?: Scheduler;
+  /** After Stop, how long to wait for the server's `cancelled` before stopping locally. */
+  stopTimeoutMs?: number;
+}
+
+/** The abort reason of a Stop that could not reach the server. */
+const LOCAL_STOP = new DOMException("stopped", "AbortError");
+
+type Open = (signal: AbortSignal) => AsyncGenerator<StreamItem>;
+
+function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof HttpError) return error.message;
+  return fallback;
+}
+
+export class ChatController {
+  private state: ChatState = initialChatState;
+  private readonly listeners = new Set<() => void>();
+  private queue: ChatAction[] = [];
+  private flushScheduled = false;
+  private stream: AbortController | null = null;
+  private stopRequested = false;
+  private stopTimer: ReturnType<typeof setTimeout> | undefined;
+  private generation = 0;
+  private counter = 0;
+  private readonly api: ChatApi;
+  private context: Record<string, unknown>;
+  private readonly getContext: () => Record<string, unknown>;
+  private readonly schedule: Scheduler;
+  private readonly stopTimeoutMs: number;
+
+  constructor(options: ChatControllerOptions) {
+    this.api = options.api;
+    this.context = options.context ?? {};
+    this.getContext = options.getContext ?? (() => this.context);
+    this.schedule = options.schedule ?? frameScheduler;
+    this.stopTimeoutMs = options.stopTimeoutMs ?? 5_000;
+  }
+
+  getState = (): ChatState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  /** Replaces the page context sent with the next messages and actions. */
+  setContext = (context: Record<string, unknown>): void => {
+    this.context = context;
+  };
+
+  /** Sends a user message and streams the answer. Ignored while a turn is running. */
+  send = async (text: string): Promise<void> => {
+    if (text.trim() === "" || isBusy(this.state.status)) return;
+    const message = emptyMessage(this.nextId("user"), "user", text);
+    const body: ChatRequest = {
+      message: text,
+      context: this.getContext(),
+      conversation_id: this.state.conversationId,
+    };
+    this.stopRequested = false;
+    this.dispatchNow({ type: "send", message });
+    await this.consume((signal) => this.api.chatStream(body, signal));
+  };
+
+  /** Stops the running answer: the server cancels the run and the stream ends with `cancelled`. */
+  stop = async (): Promise<void> => {
+    if (!isBusy(this.state.status)) {
+      // A connection that could not be resumed: give up on it and keep the partial answer.
+      if (this.state.error?.retry === "resume") this.dispatchNow({ type: "stopped_locally" });
+      return;
+    }
+    if (this.stopRequested) return;
+    this.stopRequested = true;
+    this.stopTimer = setTimeout(() => {
+      this.stopLocally();
+    }, this.stopTimeoutMs);
+    const runId = this.state.runId;
+    // Without a run id yet, the cancel goes out as soon as the stream names its run.
+    if (runId !== null) await this.requestCancel(runId);
+  };
+
+  /** Retries after an error: resumes a dropped run, or sends the last message again. */
+  retry = async (): Promise<void> => {
+    const { error, runId, lastEventId, status } = this.state;
+    if (error === null || isBusy(status)) return;
+    if (error.retry === "resume" && runId !== null) {
+      this.stopRequested = false;
+      this.dispatchNow({ type: "resume" });
+      await this.consume((signal) => this.api.resumeRun(runId, lastEventId, signal));
+      return;
+    }
+    if (error.retry !== "resend") return;
+    const lastUser = this.state.messages.findLast((m) => m.role === "user");
+    if (lastUser === undefined) return;
+    // A message the server never accepted is replaced by its new attempt.
+    if (!error.inMessage && this.state.messages.at(-1)?.id === lastUser.id) {
+      this.dispatchNow({ type: "remove", id: lastUser.id });
+    }
+    await this.send(lastUser.content);
+  };
+
+  /** Shows a stored conversation; a turn still running in it is replayed and followed live. */
+  loadConversation = async (id: string, { quiet = false }: { quiet?: boolean } = {}): Promise<boolean> => {
+    this.detach();
+    const generation = this.generation;
+    let detail;
+    try {
+      detail = await this.api.getConversation(id);
+    } catch (error) {
+      if (generation !== this.generation) return false;
+      // Quiet: restoring the last conversation after a reload; if it is gone, start afresh.
+      this.dispatchNow(
+        quiet
+          ? { type: "reset" }
+          : { type: "request_failed", message: errorMessage(error, "Could not load the conversation."), retry: "none" },
+      );
+      return false;
+    }
+    if (generation !== this.generation) return false;
+    this.dispatchNow({ type: "load", conversation: detail });
+    const { runId, status } = this.state;
+    if (status === "reconnecting" && runId !== null) {
+      await this.consume((signal) => this.api.resumeRun(runId, 0, signal));
+    }
+    return true;
+  };
+
+  /** Starts over. A running turn goes on on the server and is stored there. */
+  newConversation = (): void => {
+    this.detach();
+    this.dispatchNow({ type: "reset" });
+  };
+
+  /**
+   * Runs a server action and shows its result as an action message, in the shape the
+   * server stores it (so a reload shows the same).
+   */
+  runServerAction = async (action: SuggestedAction): Promise<ActionResult | null> => {
+    const data = action.data ?? {};
+    let result: ActionResult;
+    try {
+      result = await this.api.runAction({
+        conversation_id: this.state.conversationId,
+        action: action.action,
+        data,
+        context: this.getContext(),
+      });
+    } catch (error) {
+      result = { action: action.action, ok: false, message: errorMessage(error, "The action could not be run."), data: null };
+    }
+    this.dispatchNow({
+      type: "append",
+      message: {
+        ...emptyMessage(this.nextId("action"), "action", `Applied action ${action.action}`),
+        custom_payload: { type: ACTION_RESULT, data: { action: action.action, input: data, result } },
+      },
+    });
+    return result;
+  };
+
+  /** Stops following the current stream (the run itself goes on) and drops queued events. */
+  detach = (): void => {
+    this.generation += 1;
+    this.stream?.abort();
+    this.stream = null;
+    this.queue = [];
+    this.stopRequested = false;
+    clearTimeout(this.stopTimer);
+  };
+
+  private nextId(prefix: string): string {
+    this.counter += 1;
+    return `${prefix}-local-${String(this.counter)}`;
+  }
+
+  private async requestCancel(runId: string): Promise<void> {
+    try {
+      await this.api.cancelRun(runId);
+    } catch {
+      this.stopLocally();
+    }
+  }
+
+  private stopLocally(): void {
+    if (this.stream !== null) {
+      this.stream.abort(LOCAL_STOP);
+    } else if (isBusy(this.state.status)) {
+      this.dispatchNow({ type: "stopped_locally" });
+    }
+  }
+
+  private async consume(open: Open): Promise<void> {
+    this.stream?.abort();
+    const abort = new AbortController();
+    this.stream = abort;
+    const generation = this.generation;
+    let started = this.state.runId !== null;
+    try {
+      for await (const item of open(abort.signal)) {
+        if (generation !== this.generation) return;
+        if (item.kind === "run") {
+          started = true;
+          this.dispatchNow({ type: "run_started", runId: item.runId, conversationId: item.conversationId });
+          if (this.stopRequested) void this.requestCancel(item.runId);
+        } else if (item.kind === "event") {
+          this.enqueue({ type: "event", event: item.event, id: item.id });
+        } else {
+          this.enqueue({ type: "reconnecting" });
+        }
+      }
+      this.flush();
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.flush();
+      if (abort.signal.aborted) {
+        if (abort.signal.reason === LOCAL_STOP) this.dispatchNow({ type: "stopped_locally" });
+        return;
+      }
+      this.dispatchNow(this.failure(error, started));
+    } finally {
+      if (this.stream === abort) this.stream = null;
+      if (generation === this.generation) {
+        clearTimeout(this.stopTimer);
+        this.stopRequested = false;
+      }
+    }
+  }
+
+  private failure(error: unknown, started: boolean): ChatAction {
+    if (error instanceof UnauthorizedError) {
+      return { type: "request_failed", message: error.message, retry: "none" };
+    }
+    if (error instanceof StreamDroppedError) {
+      return {
+        type: "connection_failed",
+        message: "The connection to the server was lost.",
+        canResume: error.runId !== null,
+      };
+    }
+    if (!started) {
+      const message =
+        error instanceof HttpError ? error.message : "Could not reach the server. Check your connection.";
+      return { type: "request_failed", message, retry: "resend" };
+    }
+    if (error instanceof HttpError && error.status < 500) {
+      // The run is gone (expired or unknown): it cannot be resumed.
+      if (this.state.resumeFallback !== null) return { type: "resume_failed", message: error.message };
+      return { type: "connection_failed", message: error.message, canResume: false };
+    }
+    return { type: "connection_failed", message: "The connection to the server was lost.", canResume: true };
+  }
+
+  private apply(action: ChatAction): void {
+    this.state = chatReducer(this.state, action);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  private dispatchNow(action: ChatAction): void {
+    for (const queued of this.queue) this.apply(queued);
+    this.queue = [];
+    this.apply(action);
+    this.notify();
+  }
+
+  private enqueue(action: ChatAction): void {
+    this.queue.push(action);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    this.schedule(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.queue.length === 0) return;
+    const queued = this.queue;
+    this.queue = [];
+    for (const action of queued) this.apply(action);
+    this.notify();
+  }
+}

@@ -1,0 +1,83 @@
+import { memo } from "react";
+import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
+import { ChoiceContext, type ChoiceState } from "./ChoiceContext";
+import { ErrorBubble } from "./ErrorBubble";
+import { MessageContent } from "./MessageContent";
+import { PayloadViewButtons, type PayloadView } from "./PayloadViewButtons";
+import { SuggestedActions } from "./SuggestedActions";
+import { SuggestedValues } from "./SuggestedValues";
+
+export interface AssistantMessageProps {
+  message: ChatMessage;
+  choices: ChoiceState;
+  /** Chips and actions can be used (this is the latest answer and nothing is running). */
+  interactive: boolean;
+  payloadViews: PayloadView[];
+  onPick: (value: string) => void;
+  isActionAvailable: (action: SuggestedAction) => boolean;
+  onRunAction: (action: SuggestedAction) => Promise<void>;
+  onViewPayload: (messageId: string, payload: CustomPayload) => void;
+  onRetry?: () => void;
+  /** The answer is still being written (its last markdown block may be incomplete). */
+  streaming?: boolean;
+}
+
+const STATUS_LABEL: Partial<Record<ChatMessage["status"], string>> = {
+  cancelled: "Stopped",
+  interrupted: "Interrupted",
+};
+
+/**
+ * An answer: markdown with tool cards and choices, then chips, actions and payload buttons.
+ * The answer being streamed is the same component under the same key as the message it
+ * becomes, so its finished markdown blocks are never rendered twice.
+ */
+export const AssistantMessage = memo(function AssistantMessage(props: AssistantMessageProps) {
+  const { message, choices, interactive, payloadViews, streaming = false } = props;
+  const label = STATUS_LABEL[message.status];
+  return (
+    <div
+      className="pc-message"
+      data-role="assistant"
+      data-status={streaming ? "streaming" : message.status}
+      aria-busy={streaming ? true : undefined}
+    >
+      <div className="pc-bubble">
+        {message.content !== "" && (
+          <ChoiceContext.Provider value={choices}>
+            <MessageContent content={message.content} toolHistory={message.tool_history} streaming={streaming} />
+          </ChoiceContext.Provider>
+        )}
+        {streaming && (
+          <span className="pc-dots" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+          </span>
+        )}
+        {label && <div className="pc-status-badge">{label}</div>}
+        {message.warnings.map((w, i) => (
+          <div key={i} className="pc-warning">
+            {w}
+          </div>
+        ))}
+      </div>
+      {message.status === "error" && (
+        <ErrorBubble message={message.error ?? "The answer failed."} onRetry={props.onRetry} />
+      )}
+      <SuggestedValues values={message.suggested_values} disabled={!interactive} onPick={props.onPick} />
+      <SuggestedActions
+        actions={message.suggested_actions}
+        disabled={!interactive}
+        isAvailable={props.isActionAvailable}
+        onRun={props.onRunAction}
+      />
+      <PayloadViewButtons
+        views={payloadViews}
+        onView={(payload) => {
+          props.onViewPayload(message.id, payload);
+        }}
+      />
+    </div>
+  );
+});

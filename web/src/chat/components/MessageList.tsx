@@ -1,0 +1,159 @@
+import { useCallback, useMemo, type ReactNode } from "react";
+import { emptyMessage, liveToolHistory } from "../state";
+import type { PayloadHandler } from "../payloadRegistry";
+import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
+import type { UseChat } from "../useChat";
+import { useAutoScroll } from "../useAutoScroll";
+import { ActionMessage } from "./ActionMessage";
+import { AssistantMessage } from "./AssistantMessage";
+import type { ChoiceState } from "./ChoiceContext";
+import { ErrorBubble } from "./ErrorBubble";
+import { JumpToLatest } from "./JumpToLatest";
+import type { PayloadView } from "./PayloadViewButtons";
+import { ThinkingIndicator } from "./ThinkingIndicator";
+import { ToolProgressCard } from "./ToolProgressCard";
+import { UserMessage } from "./UserMessage";
+
+export interface MessageListProps {
+  chat: UseChat;
+  welcome: ReactNode;
+  onSend: (text: string) => void;
+  isActionAvailable: (action: SuggestedAction) => boolean;
+  onRunAction: (action: SuggestedAction) => Promise<void>;
+  resolveHandler: (type: string) => PayloadHandler | undefined;
+  onViewPayload: (messageId: string, payload: CustomPayload) => void;
+}
+
+/** Every payload of a message that has a handler, its primary one first. */
+export function payloadViews(message: ChatMessage, resolve: (type: string) => PayloadHandler | undefined): PayloadView[] {
+  const seen = new Set<string>();
+  const views: PayloadView[] = [];
+  for (const payload of [message.custom_payload, ...message.payloads]) {
+    if (payload === null) continue;
+    const key = JSON.stringify(payload);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const handler = resolve(payload.type);
+    if (handler) views.push({ payload, handler });
+  }
+  return views;
+}
+
+const STREAMING_CHOICES: ChoiceState = { mode: "streaming", selected: null, choose: () => undefined };
+const NO_VIEWS: PayloadView[] = [];
+
+/** An answer's key: the streaming answer and the message it becomes share it (by their run). */
+function keyOf(message: ChatMessage): string {
+  return message.role === "assistant" && message.run_id !== null ? `run-${message.run_id}` : message.id;
+}
+
+export function MessageList(props: MessageListProps) {
+  const { chat, onSend } = props;
+  const { messages, isLoading, streamingText, statusText, activeToolProgress, liveTools, chatError, status, runId } = chat;
+  const change = useMemo(() => [messages, streamingText, activeToolProgress, status], [messages, streamingText, activeToolProgress, status]);
+  const { scrollerRef, contentRef, following, jumpToLatest } = useAutoScroll(change);
+
+  // For each message: the text of the first user message after it (it answered its choices).
+  const answers = useMemo(() => {
+    const result: (string | null)[] = new Array<string | null>(messages.length).fill(null);
+    let next: string | null = null;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      result[i] = next;
+      const m = messages[i];
+      if (m?.role === "user") next = m.content;
+    }
+    return result;
+  }, [messages]);
+
+  const choiceStates = useMemo(
+    () =>
+      answers.map((answer): ChoiceState => {
+        if (answer !== null) return { mode: "answered", selected: answer, choose: onSend };
+        return { mode: isLoading ? "busy" : "open", selected: null, choose: onSend };
+      }),
+    [answers, isLoading, onSend],
+  );
+
+  const { resolveHandler } = props;
+  const views = useMemo(() => messages.map((m) => payloadViews(m, resolveHandler)), [messages, resolveHandler]);
+  const { retry: retryChat, stop: stopChat } = chat;
+  const retry = useCallback(() => void retryChat(), [retryChat]);
+  const stop = useCallback(() => void stopChat(), [stopChat]);
+
+  const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
+  const streamingTools = useMemo(() => liveToolHistory(liveTools.filter((t) => t.done)), [liveTools]);
+  const live = useMemo<ChatMessage | null>(
+    () =>
+      streamingText === ""
+        ? null
+        : {
+            ...emptyMessage(runId === null ? "streaming" : `run-${runId}`, "assistant", streamingText),
+            status: "running",
+            tool_history: streamingTools,
+            run_id: runId,
+          },
+    [streamingText, streamingTools, runId],
+  );
+  const showThinking = isLoading && streamingText === "" && activeToolProgress === null;
+
+  return (
+    <div className="pc-messages-wrap">
+      <div ref={scrollerRef} className="pc-messages" role="log" aria-live="polite" aria-relevant="additions text" aria-label="Conversation">
+        <div ref={contentRef} className="pc-messages-content">
+          {messages.length === 0 && !isLoading && <div className="pc-welcome">{props.welcome}</div>}
+          {[
+            ...messages.map((m, i) => {
+              if (m.role === "user") return <UserMessage key={m.id} message={m} />;
+              if (m.role === "action") return <ActionMessage key={m.id} message={m} />;
+              const latest = i === lastAssistant && answers[i] === null;
+              return (
+                <AssistantMessage
+                  key={keyOf(m)}
+                  message={m}
+                  choices={choiceStates[i] ?? STREAMING_CHOICES}
+                  interactive={latest && !isLoading}
+                  payloadViews={views[i] ?? NO_VIEWS}
+                  onPick={onSend}
+                  isActionAvailable={props.isActionAvailable}
+                  onRunAction={props.onRunAction}
+                  onViewPayload={props.onViewPayload}
+                  onRetry={latest && chatError?.inMessage && chatError.retry === "resend" ? retry : undefined}
+                />
+              );
+            }),
+            live && (
+              <AssistantMessage
+                key={keyOf(live)}
+                message={live}
+                streaming={isLoading}
+                choices={STREAMING_CHOICES}
+                interactive={false}
+                payloadViews={NO_VIEWS}
+                onPick={onSend}
+                isActionAvailable={props.isActionAvailable}
+                onRunAction={props.onRunAction}
+                onViewPayload={props.onViewPayload}
+              />
+            ),
+          ]}
+          {isLoading && activeToolProgress !== null && (
+            <ToolProgressCard progress={activeToolProgress} onStop={stop} />
+          )}
+          {showThinking && <ThinkingIndicator text={status === "reconnecting" ? "Reconnecting…" : statusText} />}
+          {status === "reconnecting" && !showThinking && (
+            <div className="pc-notice" role="status">
+              Reconnecting…
+            </div>
+          )}
+          {chatError !== null && !chatError.inMessage && (
+            <ErrorBubble
+              message={chatError.message}
+              onRetry={chatError.retry === "none" ? undefined : retry}
+            />
+          )}
+        </div>
+      </div>
+      {!following && <JumpToLatest onClick={jumpToLatest} />}
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { useId, useState } from "react";
+import type { ToolHistoryEntry } from "../types";
+
+function formatInput(input: Record<string, unknown>): string {
+  return JSON.stringify(input, null, 2);
+}
+
+export interface ToolCallCardProps {
+  entry: ToolHistoryEntry;
+  /** The answer is still streaming: the output is known once it completes. */
+  pending?: boolean;
+}
+
+/** A tool call shown where its `[[tool:N]]` marker stands; collapsed to its name by default. */
+export function ToolCallCard({ entry, pending = false }: ToolCallCardProps) {
+  const [open, setOpen] = useState(false);
+  const bodyId = useId();
+  return (
+    <div className="pc-tool-card" data-state={open ? "open" : "closed"} data-error={entry.is_error ? "" : undefined}>
+      <button
+        type="button"
+        className="pc-tool-card-header"
+        aria-expanded={open}
+        aria-controls={open ? bodyId : undefined}
+        onClick={() => {
+          setOpen((v) => !v);
+        }}
+      >
+        <span className="pc-tool-card-icon" aria-hidden="true">
+          {entry.is_error ? "⚠" : "🔧"}
+        </span>
+        <span className="pc-tool-card-name">{entry.tool_name}</span>
+        {entry.is_error && <span className="pc-tool-card-badge">failed</span>}
+        <span className="pc-tool-card-chevron" aria-hidden="true">
+          {open ? "▲" : "▼"}
+        </span>
+      </button>
+      {open && (
+        <div className="pc-tool-card-body" id={bodyId}>
+          <div className="pc-tool-card-section">
+            <div className="pc-tool-card-label">Input</div>
+            <pre>{formatInput(entry.input)}</pre>
+          </div>
+          <div className="pc-tool-card-section">
+            <div className="pc-tool-card-label">{entry.is_error ? "Error" : "Output"}</div>
+            {pending && entry.output === "" ? (
+              <p className="pc-tool-card-pending">Shown when the answer is complete.</p>
+            ) : (
+              <pre>{entry.output}</pre>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+// pagechat's reusable chat UI. Nothing here imports an app built on it.
+export { ChatTray, type ChatTrayProps } from "./ChatTray";
+export { useChat, type UseChat, type UseChatOptions } from "./useChat";
+export { ChatController, frameScheduler, type ChatControllerOptions, type Scheduler } from "./chat";
+export {
+  createChatApi,
+  HttpError,
+  StreamDroppedError,
+  UnauthorizedError,
+  type ChatApi,
+  type ChatApiOptions,
+  type StreamItem,
+  type TokenGetter,
+} from "./api";
+export { chatReducer, initialChatState, type ChatAction, type ChatState } from "./state";
+export {
+  registerPayloadHandler,
+  resolvePayloadHandler,
+  type PayloadCallbacks,
+  type PayloadHandler,
+  type PayloadHandlers,
+  type PayloadRenderOptions,
+} from "./payloadRegistry";
+export { builtinClientActions, type ClientActionHandler, type ClientActionHelpers, type ClientActions } from "./clientActions";
+export { parseChoices, type Choices } from "./choices";
+export { splitToolMarkers } from "./markers";
+export type * from "./types";

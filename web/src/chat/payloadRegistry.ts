@@ -1,0 +1,42 @@
+// Payload handlers: how a `custom_payload` of a given type is shown in the side panel.
+// A page passes its own handlers to ChatTray; those win over the global registry.
+import type { ReactNode } from "react";
+
+export interface PayloadCallbacks {
+  /** Accept the payload (or an edited version of its data) and close the panel. */
+  onAccept: (data?: unknown) => void;
+  /** Reject it and close the panel. */
+  onReject: () => void;
+}
+
+export interface PayloadRenderOptions {
+  /** CSS width of the panel, e.g. "500px". */
+  panelWidth?: string;
+  headerTitle?: string;
+  headerIcon?: string;
+}
+
+export interface PayloadHandler {
+  render: (data: unknown, callbacks: PayloadCallbacks) => ReactNode;
+  /** Called with the accepted data and the page context the tray was given. */
+  onAccept?: (data: unknown, context: Record<string, unknown>) => void;
+  onReject?: (data: unknown) => void;
+  renderOptions?: PayloadRenderOptions;
+}
+
+export type PayloadHandlers = Record<string, PayloadHandler>;
+
+const registry = new Map<string, PayloadHandler>();
+
+/** Registers a handler for every page; returns a function that removes it again. */
+export function registerPayloadHandler(type: string, handler: PayloadHandler): () => void {
+  registry.set(type, handler);
+  return () => {
+    if (registry.get(type) === handler) registry.delete(type);
+  };
+}
+
+/** The page's handler for `type`, else the global one, else undefined. */
+export function resolvePayloadHandler(type: string, pageHandlers?: PayloadHandlers): PayloadHandler | undefined {
+  return (pageHandlers && Object.hasOwn(pageHandlers, type) ? pageHandlers[type] : undefined) ?? registry.get(type);
+}

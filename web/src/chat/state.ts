@@ -1,0 +1,353 @@
+// The chat's state and its pure reducer. The same reducer folds live stream events and
+// loads stored conversations, so a stored message renders exactly like the live one.
+import type {
+  ActiveToolProgress,
+  ChatError,
+  ChatMessage,
+  ChatResponsePayload,
+  ChatStatus,
+  ConversationDetail,
+  MessagePublic,
+  StreamEvent,
+  ToolHistoryEntry,
+} from "./types";
+
+/** A tool call of the running turn, as far as the stream has told. */
+export interface LiveTool {
+  tool_name: string;
+  input: Record<string, unknown>;
+  tool_use_id: string | null;
+  is_error: boolean;
+  output: string;
+  done: boolean;
+}
+
+export interface ChatState {
+  conversationId: string | null;
+  messages: ChatMessage[];
+  status: ChatStatus;
+  /** The run being streamed (or to resume); null when none. */
+  runId: string | null;
+  /** The last SSE `id:` seen for `runId` (0 = none); resumption starts after it. */
+  lastEventId: number;
+  streamingText: string;
+  statusText: string | null;
+  activeToolProgress: ActiveToolProgress | null;
+  /** Tool calls of the running turn by `[[tool:N]]` index: started (not yet indexed) ones trail. */
+  liveTools: LiveTool[];
+  error: ChatError | null;
+  /** A stored `running` message being resumed; shown as it was stored if the resume fails. */
+  resumeFallback: ChatMessage | null;
+}
+
+export type ChatAction =
+  | { type: "send"; message: ChatMessage }
+  | { type: "run_started"; runId: string; conversationId: string | null }
+  | { type: "event"; event: StreamEvent; id: number | null }
+  | { type: "reconnecting" }
+  /** Resume `runId` after `lastEventId` (kept) — after a connection error, on Retry. */
+  | { type: "resume" }
+  | { type: "connection_failed"; message: string; canResume: boolean }
+  | { type: "request_failed"; message: string; retry: "resend" | "none" }
+  /** Stopped without the server's `cancelled` (it could not be reached): keep the partial answer. */
+  | { type: "stopped_locally" }
+  | { type: "load"; conversation: ConversationDetail }
+  | { type: "resume_failed"; message: string }
+  | { type: "reset" }
+  | { type: "append"; message: ChatMessage }
+  | { type: "remove"; id: string };
+
+export const initialChatState: ChatState = {
+  conversationId: null,
+  messages: [],
+  status: "ready",
+  runId: null,
+  lastEventId: 0,
+  streamingText: "",
+  statusText: null,
+  activeToolProgress: null,
+  liveTools: [],
+  error: null,
+  resumeFallback: null,
+};
+
+export function isBusy(status: ChatStatus): boolean {
+  return status === "submitted" || status === "streaming" || status === "reconnecting";
+}
+
+export function messageFromStored(m: MessagePublic): ChatMessage {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    status: m.status,
+    suggested_values: m.suggested_values ?? [],
+    suggested_actions: m.suggested_actions ?? [],
+    custom_payload: m.custom_payload,
+    payloads: m.payloads,
+    tool_history: m.tool_history,
+    error: m.error,
+    warnings: m.warnings,
+    run_id: m.run_id,
+  };
+}
+
+export function messageFromPayload(p: ChatResponsePayload, fallbackId: string, runId: string | null): ChatMessage {
+  return {
+    id: p.message_id ?? fallbackId,
+    role: "assistant",
+    content: p.message,
+    status: "complete",
+    suggested_values: p.suggested_values ?? [],
+    suggested_actions: p.suggested_actions ?? [],
+    custom_payload: p.custom_payload,
+    payloads: p.payloads,
+    tool_history: p.tool_history,
+    error: null,
+    warnings: p.warnings,
+    run_id: runId,
+  };
+}
+
+export function emptyMessage(id: string, role: ChatMessage["role"], content: string): ChatMessage {
+  return {
+    id,
+    role,
+    content,
+    status: "complete",
+    suggested_values: [],
+    suggested_actions: [],
+    custom_payload: null,
+    payloads: [],
+    tool_history: [],
+    error: null,
+    warnings: [],
+    run_id: null,
+  };
+}
+
+/** The tool calls the stream has shown so far, as the stored message will hold them. */
+export function liveToolHistory(tools: LiveTool[]): ToolHistoryEntry[] {
+  return tools.map((t) => ({
+    tool_name: t.tool_name,
+    input: t.input,
+    output: t.output,
+    is_error: t.is_error,
+    tool_use_id: t.tool_use_id,
+    payload: null,
+  }));
+}
+
+const streamingReset = {
+  streamingText: "",
+  statusText: null,
+  activeToolProgress: null,
+  liveTools: [],
+} satisfies Partial<ChatState>;
+
+/** The partial answer of the running turn, ended with `status` (what a stop or an error leaves). */
+function partialMessage(state: ChatState, status: "cancelled" | "error", error: string | null): ChatMessage {
+  const tools = state.liveTools.filter((t) => t.done);
+  return {
+    ...emptyMessage(`partial-${state.runId ?? String(state.messages.length)}`, "assistant", state.streamingText),
+    status,
+    error,
+    tool_history: liveToolHistory(tools),
+    run_id: state.runId,
+  };
+}
+
+function applyEvent(state: ChatState, event: StreamEvent): ChatState {
+  switch (event.type) {
+    case "status":
+      return { ...state, statusText: event.message };
+    case "text_delta":
+      return { ...state, statusText: null, streamingText: state.streamingText + event.text };
+    case "tool_start":
+      return {
+        ...state,
+        statusText: null,
+        activeToolProgress: {
+          toolName: event.tool,
+          toolUseId: event.tool_use_id,
+          input: event.input,
+          stage: "",
+          message: "",
+          progress: null,
+          updates: [],
+        },
+        liveTools: [
+          ...state.liveTools,
+          { tool_name: event.tool, input: event.input, tool_use_id: event.tool_use_id, is_error: false, output: "", done: false },
+        ],
+      };
+    case "tool_progress": {
+      const current = state.activeToolProgress;
+      const base: ActiveToolProgress =
+        current && current.toolName === event.tool
+          ? current
+          : { toolName: event.tool, toolUseId: "", input: {}, stage: "", message: "", progress: null, updates: [] };
+      return {
+        ...state,
+        statusText: null,
+        activeToolProgress: {
+          ...base,
+          stage: event.stage,
+          message: event.message || base.message,
+          progress: event.progress ?? base.progress,
+          updates: [...base.updates, event],
+        },
+      };
+    }
+    case "tool_complete": {
+      // Tools run one after another, so the call completing is the oldest started one of that name.
+      const done = state.liveTools.filter((t) => t.done);
+      const pending = state.liveTools.filter((t) => !t.done);
+      const at = pending.findIndex((t) => t.tool_name === event.tool);
+      const started = at === -1 ? undefined : pending[at];
+      const rest = at === -1 ? pending : pending.filter((_, i) => i !== at);
+      const entry: LiveTool = {
+        tool_name: event.tool,
+        input: started?.input ?? {},
+        tool_use_id: started?.tool_use_id ?? null,
+        is_error: event.is_error,
+        output: event.output ?? "",
+        done: true,
+      };
+      const indexed = [...done];
+      indexed[event.index] = entry;
+      for (let i = 0; i < indexed.length; i++) {
+        indexed[i] ??= { tool_name: "", input: {}, tool_use_id: null, is_error: false, output: "", done: true };
+      }
+      return {
+        ...state,
+        activeToolProgress: state.activeToolProgress?.toolName === event.tool ? null : state.activeToolProgress,
+        liveTools: [...indexed, ...rest],
+      };
+    }
+    case "complete": {
+      const message = messageFromPayload(event.payload, `assistant-${String(state.messages.length)}`, state.runId);
+      return {
+        ...state,
+        ...streamingReset,
+        conversationId: event.payload.conversation_id ?? state.conversationId,
+        messages: [...state.messages, message],
+        status: "ready",
+        runId: null,
+        error: null,
+        resumeFallback: null,
+      };
+    }
+    case "error":
+      return {
+        ...state,
+        ...streamingReset,
+        messages: [...state.messages, partialMessage(state, "error", event.message)],
+        status: "error",
+        runId: null,
+        error: { message: event.message, retry: "resend", inMessage: true },
+        resumeFallback: null,
+      };
+    case "cancelled":
+      return {
+        ...state,
+        ...streamingReset,
+        messages: [...state.messages, partialMessage(state, "cancelled", null)],
+        status: "ready",
+        runId: null,
+        error: null,
+        resumeFallback: null,
+      };
+  }
+}
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case "send":
+      return {
+        ...state,
+        ...streamingReset,
+        messages: [...state.messages, action.message],
+        status: "submitted",
+        runId: null,
+        lastEventId: 0,
+        error: null,
+        resumeFallback: null,
+      };
+    case "run_started":
+      return { ...state, runId: action.runId, conversationId: action.conversationId ?? state.conversationId };
+    case "event": {
+      // Events only belong to a turn in flight; a late duplicate after the end is ignored.
+      if (!isBusy(state.status)) return state;
+      const next = applyEvent(state, action.event);
+      return {
+        ...next,
+        status: isBusy(next.status) ? "streaming" : next.status,
+        lastEventId: action.id ?? state.lastEventId,
+      };
+    }
+    case "reconnecting":
+      return isBusy(state.status) ? { ...state, status: "reconnecting" } : state;
+    case "resume":
+      return state.runId === null ? state : { ...state, status: "reconnecting", error: null };
+    case "connection_failed":
+      return {
+        ...state,
+        status: "error",
+        error: { message: action.message, retry: action.canResume ? "resume" : "resend", inMessage: false },
+      };
+    case "request_failed":
+      return {
+        ...state,
+        ...streamingReset,
+        status: "error",
+        runId: null,
+        error: { message: action.message, retry: action.retry, inMessage: false },
+      };
+    case "stopped_locally":
+      if (!isBusy(state.status) && state.error?.retry !== "resume") return state;
+      return {
+        ...state,
+        ...streamingReset,
+        messages: [...state.messages, partialMessage(state, "cancelled", null)],
+        status: "ready",
+        runId: null,
+        error: null,
+        resumeFallback: null,
+      };
+    case "load": {
+      const stored = action.conversation.messages.map(messageFromStored);
+      const last = stored.at(-1);
+      const running = last?.role === "assistant" && last.status === "running" && last.run_id !== null ? last : null;
+      return {
+        ...initialChatState,
+        conversationId: action.conversation.id,
+        messages: running ? stored.slice(0, -1) : stored,
+        // A running turn is replayed from its first event, exactly as it streamed.
+        status: running ? "reconnecting" : "ready",
+        runId: running?.run_id ?? null,
+        resumeFallback: running,
+      };
+    }
+    case "resume_failed": {
+      const fallback = state.resumeFallback;
+      if (fallback === null) {
+        return { ...state, ...streamingReset, status: "error", runId: null, error: { message: action.message, retry: "none", inMessage: false } };
+      }
+      return {
+        ...state,
+        ...streamingReset,
+        messages: [...state.messages, { ...fallback, status: "interrupted" }],
+        status: "ready",
+        runId: null,
+        resumeFallback: null,
+      };
+    }
+    case "reset":
+      return initialChatState;
+    case "append":
+      return { ...state, messages: [...state.messages, action.message] };
+    case "remove":
+      return { ...state, messages: state.messages.filter((m) => m.id !== action.id) };
+  }
+}

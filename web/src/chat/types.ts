@@ -1,0 +1,61 @@
+// UI-side types of the chat, built on the generated wire types.
+import type {
+  CustomPayload,
+  MessagePublic,
+  SuggestedAction,
+  SuggestedValue,
+  ToolHistoryEntry,
+  ToolProgressEvent,
+} from "./generated/protocol";
+
+export type * from "./generated/protocol";
+
+export type MessageRole = MessagePublic["role"];
+export type MessageStatus = MessagePublic["status"];
+
+/** One message as the tray renders it: the same shape for a live turn and a stored one. */
+export interface ChatMessage {
+  id: string;
+  role: MessageRole;
+  content: string;
+  status: MessageStatus;
+  suggested_values: SuggestedValue[];
+  suggested_actions: SuggestedAction[];
+  custom_payload: CustomPayload | null;
+  payloads: CustomPayload[];
+  tool_history: ToolHistoryEntry[];
+  error: string | null;
+  warnings: string[];
+  run_id: string | null;
+}
+
+/**
+ * - `ready`: nothing running, a message can be sent.
+ * - `submitted`: the message is sent, no event has arrived yet.
+ * - `streaming`: events are arriving.
+ * - `reconnecting`: the connection dropped; the run is being resumed.
+ * - `error`: the last turn failed; `error` says how, `retry` may fix it.
+ */
+export type ChatStatus = "ready" | "submitted" | "streaming" | "reconnecting" | "error";
+
+/** What Retry does: send the last message again, or resume the run where the stream broke. */
+export type RetryMode = "resend" | "resume" | "none";
+
+export interface ChatError {
+  message: string;
+  retry: RetryMode;
+  /** True when the error is shown inside the assistant message it ended (a run error). */
+  inMessage: boolean;
+}
+
+/** The tool running now: the amber card. */
+export interface ActiveToolProgress {
+  toolName: string;
+  toolUseId: string;
+  input: Record<string, unknown>;
+  stage: string;
+  message: string;
+  /** 0..1 when the tool knows how far it is, else null. */
+  progress: number | null;
+  updates: ToolProgressEvent[];
+}

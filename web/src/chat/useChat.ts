@@ -1,0 +1,68 @@
+// A thin React hook over ChatController: subscribes to its state and exposes its commands.
+import { useEffect, useState, useSyncExternalStore } from "react";
+import type { ChatApi } from "./api";
+import { ChatController, type Scheduler } from "./chat";
+import { isBusy, type LiveTool } from "./state";
+import type { ActiveToolProgress, ChatError, ChatMessage, ChatStatus } from "./types";
+
+export interface UseChatOptions {
+  /** Keep it stable (create it once): the controller is bound to the first one. */
+  api: ChatApi;
+  /** The page state sent with every message; the latest value is used. */
+  context: Record<string, unknown>;
+  schedule?: Scheduler;
+}
+
+export interface UseChat {
+  messages: ChatMessage[];
+  status: ChatStatus;
+  isLoading: boolean;
+  streamingText: string;
+  statusText: string | null;
+  activeToolProgress: ActiveToolProgress | null;
+  /** Tool calls of the running turn, by `[[tool:N]]` index. */
+  liveTools: LiveTool[];
+  /** The error's message, for display; `chatError` says what Retry will do. */
+  error: string | null;
+  chatError: ChatError | null;
+  conversationId: string | null;
+  /** The run being streamed, if any. */
+  runId: string | null;
+  controller: ChatController;
+  send: ChatController["send"];
+  stop: ChatController["stop"];
+  retry: ChatController["retry"];
+  loadConversation: ChatController["loadConversation"];
+  newConversation: ChatController["newConversation"];
+  runServerAction: ChatController["runServerAction"];
+}
+
+export function useChat({ api, context, schedule }: UseChatOptions): UseChat {
+  const [controller] = useState(() => new ChatController({ api, schedule, context }));
+  useEffect(() => {
+    controller.setContext(context);
+  }, [controller, context]);
+  // Leaving the page stops following the stream; the run itself goes on on the server.
+  useEffect(() => controller.detach, [controller]);
+  const state = useSyncExternalStore(controller.subscribe, controller.getState, controller.getState);
+  return {
+    messages: state.messages,
+    status: state.status,
+    isLoading: isBusy(state.status),
+    streamingText: state.streamingText,
+    statusText: state.statusText,
+    activeToolProgress: state.activeToolProgress,
+    liveTools: state.liveTools,
+    error: state.error?.message ?? null,
+    chatError: state.error,
+    conversationId: state.conversationId,
+    runId: state.runId,
+    controller,
+    send: controller.send,
+    stop: controller.stop,
+    retry: controller.retry,
+    loadConversation: controller.loadConversation,
+    newConversation: controller.newConversation,
+    runServerAction: controller.runServerAction,
+  };
+}

@@ -1,0 +1,12 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// The Python server serves dist/ at `/` with the API under /api on the same origin.
+// In development, `npm run dev` proxies /api to a server on PAGECHAT_URL.
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: true },
+  server: {
+    proxy: { "/api": process.env.PAGECHAT_URL ?? "http://127.0.0.1:8000" },
+  },
+});
