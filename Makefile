@@ -38,8 +38,8 @@ chromium:
 # --- run -------------------------------------------------------------------------
 
 run: setup web
-	$(BIN)/pagechat db upgrade
-	$(BIN)/pagechat users ensure-demo
+	$(BIN)/pagechat db upgrade --app $(APP)
+	$(BIN)/pagechat users ensure-demo --app $(APP)
 	$(BIN)/horizon setup --shared $(SHARED)
 	$(BIN)/pagechat serve --app $(APP) --host $(HOST) --port $(PORT)
 
@@ -67,6 +67,7 @@ test: lint test-py test-web
 
 bench: setup web chromium
 	$(BIN)/python bench/relay.py
+	$(BIN)/python bench/cancel.py
 	$(BIN)/python bench/conversation_load.py
 	cd web && npm run bench
 

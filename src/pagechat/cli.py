@@ -9,6 +9,7 @@ import importlib
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -31,10 +32,26 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _upgraded(database_url: str) -> tuple[str, ...]:
+def _version_locations(spec: str | None) -> tuple[Path, ...]:
+    """An application's own migrations: `VERSION_LOCATIONS` of the module `--app` names.
+
+    pagechat's commands must know them, or a database the application has
+    migrated holds revisions pagechat's history cannot place.
+    """
+    if not spec:
+        return ()
+    module_name = spec.partition(":")[0]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise _Failure(f"cannot import the app module {module_name!r}: {exc}") from None
+    return tuple(Path(p) for p in getattr(module, "VERSION_LOCATIONS", ()))
+
+
+async def _upgraded(database_url: str, locations: tuple[Path, ...]) -> tuple[str, ...]:
     from .store.migrate import current_revisions, upgrade_async
 
-    await upgrade_async(database_url)
+    await upgrade_async(database_url, version_locations=locations)
     return await current_revisions(database_url)
 
 
@@ -43,7 +60,8 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
     from .store.db import display_url
 
     settings = Settings()
-    revisions = asyncio.run(_upgraded(settings.database_url))
+    locations = _version_locations(args.app or settings.app)
+    revisions = asyncio.run(_upgraded(settings.database_url, locations))
     print(f"Database {display_url(settings.database_url)} is at {', '.join(revisions)}")
     return 0
 
@@ -57,14 +75,16 @@ def _ask_password() -> str:
     return first
 
 
-async def _create_user(database_url: str, email: str, password: str, is_admin: bool) -> str:
+async def _create_user(
+    database_url: str, email: str, password: str, is_admin: bool, locations: tuple[Path, ...]
+) -> str:
     from .auth.accounts import EmailTaken, InvalidEmail, create_account
     from .store.db import create_engine, create_sessionmaker
     from .store.migrate import upgrade_async
 
     engine = create_engine(database_url)
     try:
-        await upgrade_async(engine)
+        await upgrade_async(engine, version_locations=locations)
         async with create_sessionmaker(engine).begin() as session:
             user = await create_account(
                 session=session, email=email, password=password, is_admin=is_admin
@@ -84,20 +104,24 @@ def _cmd_users_create(args: argparse.Namespace) -> int:
     password = args.password if args.password is not None else _ask_password()
     if not password:
         raise _Failure("the password must not be empty")
-    email = asyncio.run(_create_user(Settings().database_url, args.email, password, args.admin))
+    settings = Settings()
+    locations = _version_locations(args.app or settings.app)
+    email = asyncio.run(
+        _create_user(settings.database_url, args.email, password, args.admin, locations)
+    )
     role = "admin" if args.admin else "user"
     print(f"Created {role} {email}")
     return 0
 
 
-async def _ensure_demo(database_url: str) -> bool:
+async def _ensure_demo(database_url: str, locations: tuple[Path, ...]) -> bool:
     from .auth.accounts import DEMO_EMAIL, DEMO_PASSWORD, ensure_account
     from .store.db import create_engine, create_sessionmaker
     from .store.migrate import upgrade_async
 
     engine = create_engine(database_url)
     try:
-        await upgrade_async(engine)
+        await upgrade_async(engine, version_locations=locations)
         async with create_sessionmaker(engine).begin() as session:
             _, created = await ensure_account(
                 session=session, email=DEMO_EMAIL, password=DEMO_PASSWORD
@@ -111,7 +135,10 @@ def _cmd_users_ensure_demo(args: argparse.Namespace) -> int:
     from .auth.accounts import DEMO_EMAIL, DEMO_PASSWORD
     from .settings import Settings
 
-    created = asyncio.run(_ensure_demo(Settings().database_url))
+    settings = Settings()
+    created = asyncio.run(
+        _ensure_demo(settings.database_url, _version_locations(args.app or settings.app))
+    )
     note = "created" if created else "already there; its password is left as it is"
     print(f"Demo account: {DEMO_EMAIL} / {DEMO_PASSWORD} ({note})")
     return 0
@@ -156,6 +183,9 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if diagnosis.ok else 1
 
 
+_APP_HELP = "the application, module:factory (default: PAGECHAT_APP)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pagechat", description="pagechat: page-aware LLM chat")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -166,9 +196,7 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the server (migrations are applied first)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument(
-        "--app", help="an application's app factory, module:function (default: PAGECHAT_APP)"
-    )
+    serve.add_argument("--app", help=_APP_HELP)
     serve.set_defaults(func=_cmd_serve)
 
     doctor = sub.add_parser("doctor", help="show the active provider and model, check it answers")
@@ -177,7 +205,9 @@ def _parser() -> argparse.ArgumentParser:
 
     db = sub.add_parser("db", help="database maintenance (DATABASE_URL)")
     db_sub = db.add_subparsers(dest="db_command", required=True)
-    db_sub.add_parser("upgrade", help="apply migrations").set_defaults(func=_cmd_db_upgrade)
+    upgrade = db_sub.add_parser("upgrade", help="apply migrations")
+    upgrade.add_argument("--app", help=_APP_HELP)
+    upgrade.set_defaults(func=_cmd_db_upgrade)
 
     users = sub.add_parser("users", help="accounts")
     users_sub = users.add_subparsers(dest="users_command", required=True)
@@ -185,10 +215,12 @@ def _parser() -> argparse.ArgumentParser:
     create.add_argument("email")
     create.add_argument("--password", help="prompted for (twice) when not given")
     create.add_argument("--admin", action="store_true", help="make the account an admin")
+    create.add_argument("--app", help=_APP_HELP)
     create.set_defaults(func=_cmd_users_create)
     demo = users_sub.add_parser(
         "ensure-demo", help="make sure the demo account exists, and print it"
     )
+    demo.add_argument("--app", help=_APP_HELP)
     demo.set_defaults(func=_cmd_users_ensure_demo)
     return parser
 

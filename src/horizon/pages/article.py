@@ -9,7 +9,8 @@ Context the web page sends (every key optional; odd values read as empty)::
     report_id: 42, stream_id: 3                                       # when opened from one
 
 The page has no payloads of its own: the model answers with tools (PubMed,
-stored articles, reports).
+stored articles, reports). Opened from a report, its server actions star the
+article or save notes on it there: `star_article`, `save_article_note`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from pagechat.pages import register_page
 
+from ..actions import SAVE_ARTICLE_NOTE, STAR_ARTICLE
 from ..page_text import ContextText, Label, clean
 from ._state import as_dict, as_id, as_list, as_number, first
 
@@ -63,4 +65,9 @@ def build_context(context: dict[str, Any]) -> str:
     return text.render()
 
 
-PAGE = register_page("article", context_builder=build_context, instructions=_INSTRUCTIONS)
+PAGE = register_page(
+    "article",
+    context_builder=build_context,
+    server_actions=[STAR_ARTICLE, SAVE_ARTICLE_NOTE],
+    instructions=_INSTRUCTIONS,
+)

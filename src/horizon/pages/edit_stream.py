@@ -18,7 +18,9 @@ The layers' keys may also sit directly on `stream`; `current_schema` is read
 when `stream` is absent. Payloads: `schema_proposal` (semantic tab),
 `retrieval_proposal` (retrieval tab), `presentation_categories` (presentation
 tab) and `validation_results` (every tab). Client action: `switch_tab`
-(`data: {tab_name}`).
+(`data: {tab_name}`). Server actions save an accepted proposal to the stream
+(`stream_id` from the data or the context): `apply_schema_proposal`,
+`apply_retrieval_proposal`, `apply_presentation_categories`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ from typing import Any
 
 from pagechat.pages import ClientAction, PayloadConfig, TabConfig, register_page
 
+from ..actions import (
+    APPLY_PRESENTATION_CATEGORIES,
+    APPLY_RETRIEVAL_PROPOSAL,
+    APPLY_SCHEMA_PROPOSAL,
+)
 from ..page_text import ContextText, Label
 from ..payloads import (
     ENTITY_TYPES,
@@ -160,6 +167,7 @@ PAGE = register_page(
     payloads=_PAYLOADS,
     context_builder=build_context,
     client_actions=[SWITCH_TAB],
+    server_actions=[APPLY_SCHEMA_PROPOSAL, APPLY_RETRIEVAL_PROPOSAL, APPLY_PRESENTATION_CATEGORIES],
     tabs=_TABS,
     instructions=_INSTRUCTIONS,
 )

@@ -13,7 +13,8 @@ Context the web page sends (every key optional; odd values read as empty)::
 
 The layers' keys may also sit directly on `stream`; `draft` is read when
 `stream` is absent. Payloads: `stream_template` (fills the whole form),
-`topic_suggestions` (topics to add) and `validation_feedback`.
+`topic_suggestions` (topics to add) and `validation_feedback`. Server action:
+`create_stream_from_template` (`data`: a stream template) creates the stream.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from pagechat.pages import PayloadConfig, register_page
 
+from ..actions import CREATE_STREAM_FROM_TEMPLATE
 from ..page_text import ContextText
 from ..payloads import ENTITY_TYPES, STREAM_TEMPLATE, TOPIC_SUGGESTIONS, VALIDATION_FEEDBACK
 from ._instructions import payload_instructions
@@ -95,5 +97,6 @@ PAGE = register_page(
     "new_stream",
     payloads=_PAYLOADS,
     context_builder=build_context,
+    server_actions=[CREATE_STREAM_FROM_TEMPLATE],
     instructions=_INSTRUCTIONS,
 )

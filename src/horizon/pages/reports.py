@@ -14,7 +14,9 @@ Context the web page sends (every key optional; odd values read as empty)::
 Each article is one line: `PMID 38012345 (rank 1, score 0.92, category: Trials,
 starred, has notes) — Title`. The page has no payloads of its own: the model
 answers with tools (report summary, report articles, PubMed), whose cards the
-web page renders. Client action: `open_article` (`data: {pmid}`).
+web page renders. Client action: `open_article` (`data: {pmid}`). Server actions:
+`star_article` (`data: {pmid, starred?}`) and `save_article_note` (`data: {pmid,
+notes}`), on the report in the data or the context.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 from pagechat.pages import ClientAction, register_page
 
+from ..actions import SAVE_ARTICLE_NOTE, STAR_ARTICLE
 from ..page_text import ContextText, Label, clean, item
 from ._state import as_dict, as_id, as_list, as_number, first
 
@@ -104,6 +107,7 @@ PAGE = register_page(
     "reports",
     context_builder=build_context,
     client_actions=[OPEN_ARTICLE],
+    server_actions=[STAR_ARTICLE, SAVE_ARTICLE_NOTE],
     instructions=_INSTRUCTIONS,
     context_budget=12_000,
 )

@@ -9,20 +9,26 @@ from .db import create_engine, create_sessionmaker
 from .memory import MemoryChatStore
 from .migrate import upgrade, upgrade_async
 from .sql import SqlChatStore
-from .tables import Base
+from .tables import Base, JsonColumn, User, UtcDateTime, utcnow
 from .titles import make_title
+from .users import get_user_by_email
 
 __all__ = [
     "AssistantRecord",
     "Base",
     "ChatStore",
     "ConversationNotFound",
+    "JsonColumn",
     "MemoryChatStore",
     "SqlChatStore",
     "TurnIds",
+    "User",
+    "UtcDateTime",
     "create_engine",
     "create_sessionmaker",
+    "get_user_by_email",
     "make_title",
     "upgrade",
     "upgrade_async",
+    "utcnow",
 ]

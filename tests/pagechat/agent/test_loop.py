@@ -247,7 +247,7 @@ async def test_cancel_during_model_streaming_stops_promptly() -> None:
     task = asyncio.create_task(consume())
     await first.wait()
     task.cancel()
-    async with asyncio.timeout(0.2):
+    async with asyncio.timeout(1.0):  # the 200 ms target is measured in bench/cancel.py
         with pytest.raises(asyncio.CancelledError):
             await task
     assert [e.text for e in seen if isinstance(e, AgentTextDelta)] == ["first "]
@@ -270,7 +270,7 @@ async def test_cancel_during_a_tool_cancels_the_tool() -> None:
     task = asyncio.create_task(_collect(model, [_tool("slow", slow)]))
     await started.wait()
     task.cancel()
-    async with asyncio.timeout(0.2):
+    async with asyncio.timeout(1.0):  # the 200 ms target is measured in bench/cancel.py
         with pytest.raises(asyncio.CancelledError):
             await task
     assert cancelled.is_set()

@@ -35,7 +35,7 @@ async def test_cancel_ends_the_log_with_cancelled() -> None:
     run = runs.start(owner_id="a", conversation_id=None, body=body)
     await asyncio.sleep(0.01)
     assert run.cancel()
-    types = await asyncio.wait_for(_types(run), 0.2)
+    types = await asyncio.wait_for(_types(run), 1.0)
     assert types == ["text_delta", "cancelled"]
     assert not run.cancel()  # already finished
 

@@ -188,7 +188,7 @@ async def test_cancel_during_model_streaming_keeps_the_partial_answer(h: Harness
                 cancel = await h.client.post(f"/api/chat/runs/{run_id}/cancel", headers=AUTH_A)
                 assert cancel.status_code == 202
                 break
-        async with asyncio.timeout(0.2):
+        async with asyncio.timeout(1.0):  # the 200 ms target is measured in bench/cancel.py
             rest = [f async for f in frames(r)]
     assert rest[-1].type == "cancelled"
     assert "never shown" not in _text(seen + rest)
@@ -219,7 +219,7 @@ async def test_cancel_during_a_tool_cancels_the_tool(h: Harness) -> None:
         await _first_frames(r, 3)  # status, text, tool_start
         await entered.wait()
         await h.client.post(f"/api/chat/runs/{run_id}/cancel", headers=AUTH_A)
-        async with asyncio.timeout(0.2):
+        async with asyncio.timeout(1.0):  # the 200 ms target is measured in bench/cancel.py
             rest = [f async for f in frames(r)]
     assert rest[-1].type == "cancelled" and cancelled.is_set()
     stored = next(iter(h.store.conversations.values())).messages[-1]

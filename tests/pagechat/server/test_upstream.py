@@ -59,7 +59,7 @@ async def test_cancel_closes_the_upstream_request_and_keeps_the_partial_answer(h
                 if streamed_text(seen) == "Partial answer":
                     break
             await h.client.post(f"/api/chat/runs/{run_id}/cancel", headers=AUTH_A)
-            async with asyncio.timeout(0.2):
+            async with asyncio.timeout(1.0):  # the 200 ms target is measured in bench/cancel.py
                 rest = await read_all(r)
         assert rest[-1].type == "cancelled"
         assert await fake.disconnected(within=1.0)
