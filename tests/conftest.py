@@ -13,8 +13,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import httpx
+import hypothesis.core
 import pytest
 from fastapi import FastAPI
+from hypothesis.vendor import pretty
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -29,6 +31,11 @@ from pagechat.models import FunctionModel, ScriptItem
 from pagechat.server import create_app
 from pagechat.store import SqlChatStore, create_engine, create_sessionmaker, upgrade_async
 from pagechat.store.users import create_user, principal_of
+
+# Importing schemathesis (its pytest plugin does, at start-up) swaps Hypothesis' example
+# printer for one that prints nothing, for speed on large schemas: every Hypothesis test
+# would then report its failing example as `x=,`. The real printer is back from here on.
+setattr(hypothesis.core, "RepresentationPrinter", pretty.RepresentationPrinter)  # noqa: B010
 
 POSTGRES_ENV = "PAGECHAT_TEST_POSTGRES_URL"
 TEST_SECRET = "test-secret-" + "x" * 40

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
@@ -201,10 +201,38 @@ def parse_event(data: str | bytes) -> StreamEvent:
 # --- requests -------------------------------------------------------------
 
 
+def _storable(value: Any) -> Any:
+    """Every string in `value`, dict keys included, can be stored and sent on.
+
+    JSON allows `\\u0000` and lone surrogates such as `\\ud800`: PostgreSQL text cannot
+    hold the first, and no UTF-8 encoder (database, model API, response) takes the second.
+    """
+    pending: list[Any] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise ValueError("text must not contain NUL characters")
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                raise ValueError("text must be valid Unicode (no lone surrogates)") from None
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return value
+
+
+_Text = Annotated[str, AfterValidator(_storable)]
+_JsonObject = Annotated[dict[str, Any], AfterValidator(_storable)]
+
+
 class ChatRequest(_Model):
-    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
-    context: dict[str, Any] = Field(default_factory=dict)
-    conversation_id: str | None = Field(default=None, max_length=64)
+    message: _Text = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    context: _JsonObject = Field(default_factory=dict)
+    conversation_id: _Text | None = Field(default=None, max_length=64)
 
     @field_validator("message")
     @classmethod
@@ -215,10 +243,10 @@ class ChatRequest(_Model):
 
 
 class ActionRequest(_Model):
-    conversation_id: str | None = Field(default=None, max_length=64)
-    action: str = Field(min_length=1, max_length=200)
-    data: dict[str, Any] = Field(default_factory=dict)
-    context: dict[str, Any] = Field(default_factory=dict)
+    conversation_id: _Text | None = Field(default=None, max_length=64)
+    action: _Text = Field(min_length=1, max_length=200)
+    data: _JsonObject = Field(default_factory=dict)
+    context: _JsonObject = Field(default_factory=dict)
 
 
 class ActionResult(_Model):
@@ -229,7 +257,7 @@ class ActionResult(_Model):
 
 
 class LoginRequest(_Model):
-    email: str = Field(min_length=1, max_length=320)
+    email: _Text = Field(min_length=1, max_length=320)
     password: str = Field(min_length=1, max_length=1024)
 
 
@@ -296,7 +324,7 @@ class ConversationDetail(ConversationPublic):
 
 
 class ConversationUpdate(_Model):
-    title: str = Field(min_length=1, max_length=200)
+    title: _Text = Field(min_length=1, max_length=200)
 
 
 _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (

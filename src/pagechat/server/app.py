@@ -74,7 +74,15 @@ def create_app(
             for hook in on_shutdown:
                 await hook()
 
-    app = FastAPI(title="pagechat", version="0.1.0", lifespan=lifespan)
+    # No generated docs: every route but login and health needs a token (DESIGN §3).
+    app = FastAPI(
+        title="pagechat",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
     app.state.runs = run_manager
     app.state.chat = ChatService(
         model=model, store=store, runs=run_manager, config=config, sessions=sessions

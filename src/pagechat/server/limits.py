@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["BodySizeLimit"]
@@ -33,7 +34,7 @@ class BodySizeLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
-                    raise _TooLarge
+                    raise _TooLarge(self.max_bytes)
             return message
 
         async def _send(message: Message) -> None:
@@ -62,5 +63,8 @@ class BodySizeLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(HTTPException):
+    # An HTTPException, so FastAPI's body reading re-raises it as it is: it turns any
+    # other exception into "400 There was an error parsing the body".
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(413, f"Request body larger than {max_bytes} bytes")

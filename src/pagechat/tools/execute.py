@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import inspect
 import logging
 import threading
@@ -135,17 +136,22 @@ async def execute_tool(
         yield ToolResult(f"Invalid input for {tool.name}: {problem}", is_error=True)
         return
     final: ToolResult | None = None
+    # This call's own stop signal, set on timeout as on cancel: a synchronous tool runs
+    # in a thread nobody can interrupt, and `cancelled` is how it learns to give up.
+    call = dataclasses.replace(ctx, cancelled=threading.Event())
     try:
         async with asyncio.timeout(tool.timeout):
-            async for item in _raw_items(tool, params, ctx):
+            async for item in _raw_items(tool, params, call):
                 if isinstance(item, ToolProgress):
                     yield item
                 else:
                     final = _as_result(item)
     except TimeoutError:
+        call.cancelled.set()
         yield ToolResult(f"Tool {tool.name} timed out after {tool.timeout:g} s.", is_error=True)
         return
     except asyncio.CancelledError:
+        call.cancelled.set()
         ctx.cancelled.set()
         raise
     except Exception as exc:

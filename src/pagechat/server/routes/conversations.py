@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response, status
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Response, status
 
 from ...identity import Principal
 from ...protocol import (
@@ -27,6 +27,11 @@ router = APIRouter(
 )
 
 MAX_PAGE = 100
+MAX_OFFSET = 2**63 - 1
+"""The largest offset SQL databases take (a signed 64-bit integer)."""
+
+ConversationId = Annotated[str, Path(pattern=r"^[^\x00]*$")]
+"""No NUL: PostgreSQL text cannot hold one, so no id has one."""
 
 
 def _store(request: Request) -> ChatStore:
@@ -53,7 +58,7 @@ def _visible_to(user: Principal, detail: ConversationDetail) -> ConversationDeta
 async def list_conversations(
     user: CurrentUser,
     store: StoreDep,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 20,
 ) -> ConversationList:
     """The user's conversations, most recently active first."""
@@ -62,7 +67,7 @@ async def list_conversations(
 
 @router.get("/{conversation_id}")
 async def get_conversation(
-    conversation_id: str, user: CurrentUser, store: StoreDep
+    conversation_id: ConversationId, user: CurrentUser, store: StoreDep
 ) -> ConversationDetail:
     """Every message with everything needed to render it as it looked live."""
     try:
@@ -74,7 +79,7 @@ async def get_conversation(
 
 @router.patch("/{conversation_id}")
 async def rename_conversation(
-    conversation_id: str, body: ConversationUpdate, user: CurrentUser, store: StoreDep
+    conversation_id: ConversationId, body: ConversationUpdate, user: CurrentUser, store: StoreDep
 ) -> ConversationPublic:
     title = " ".join(body.title.split())
     if not title:
@@ -98,7 +103,7 @@ def _cancel_runs(runs: RunManager, *, owner_id: str, conversation_id: str) -> No
 
 @router.delete("/{conversation_id}", status_code=status.HTTP_204_NO_CONTENT)
 async def delete_conversation(
-    conversation_id: str, user: CurrentUser, store: StoreDep, runs: RunsDep
+    conversation_id: ConversationId, user: CurrentUser, store: StoreDep, runs: RunsDep
 ) -> Response:
     """Remove the conversation and its messages; a run still answering in it is stopped."""
     try:

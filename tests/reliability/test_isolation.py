@@ -1,0 +1,319 @@
+"""Isolation, route by route: every route of the app is either public or checked here.
+
+For each checked route: another user gets 404 on Alice's conversation, run, action or
+stream (and changes nothing); a missing, expired, forged or unsigned token gets 401; and
+Alice's own answers never carry the admin-only context audit.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import jwt
+import pytest
+from fastapi.routing import iter_route_contexts
+from starlette.routing import Mount
+
+from pagechat.auth import create_access_token
+from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, UserTurn
+from pagechat.pages import ActionContext, ServerAction, register_page
+from tests.conftest import TEST_SECRET, Account
+from tests.reliability.conftest import Live
+from tests.support.live import frames
+
+AUDIT_SECRET = "ledger-7f3a-internal"
+"""What the page's context builder adds on the server: only admins may see it."""
+
+PUBLIC = {("POST", "/api/auth/login"), ("GET", "/api/health"), ("MOUNT", "web")}
+"""Routes that need no token: login, liveness and the web UI's static files."""
+
+FRAMEWORK_DOCS = {
+    ("GET", "/openapi.json"),
+    ("GET", "/docs"),
+    ("GET", "/docs/oauth2-redirect"),
+    ("GET", "/redoc"),
+}
+"""FastAPI's generated API docs; see test_the_generated_api_docs_need_a_token."""
+
+
+# --- the world: Alice's conversation, a finished run and a live one ---------------
+
+
+@dataclass(frozen=True)
+class World:
+    conversation_id: str
+    finished_run_id: str
+    live_run_id: str
+    actions: list[dict[str, Any]]
+    """The data of every server action the handler ran."""
+
+
+async def _reply(request: ModelRequest) -> AsyncIterator[ScriptItem]:
+    last = request.messages[-1]
+    if isinstance(last, UserTurn) and last.text == "Keep going":
+        yield "Working"
+        yield Pause(30)
+    yield "Done."
+
+
+@pytest.fixture
+async def world(live: Live) -> World:
+    actions: list[dict[str, Any]] = []
+
+    def note(data: dict[str, Any], ctx: ActionContext) -> dict[str, Any]:
+        actions.append(data)
+        return {"noted": True}
+
+    register_page(
+        "ledger",
+        context_builder=lambda state: f"Ledger {state.get('account')}: {AUDIT_SECRET}",
+        server_actions=[ServerAction("note", "Take a note", note)],
+    )
+    live.slot.model = FunctionModel(_reply)
+    finished, _ = await live.chat("Sum it up", context=LEDGER)
+    conversation_id = finished.headers["x-conversation-id"]
+    async with live.client.stream(
+        "POST",
+        "/api/chat/stream",
+        json={"message": "Keep going", "conversation_id": conversation_id, "context": LEDGER},
+        headers=live.alice.headers,
+    ) as running:
+        async for f in frames(running):
+            if f.type == "text_delta":
+                break
+        live_run_id = running.headers["x-run-id"]
+    return World(conversation_id, finished.headers["x-run-id"], live_run_id, actions)
+
+
+LEDGER = {"current_page": "ledger", "account": "A-1"}
+
+
+# --- every checked route: the owner's request and a stranger's attempt -----------
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    path: str
+    """With `{conversation_id}` / `{run_id}` filled from the world."""
+    body: Callable[[World], dict[str, Any] | None] = lambda _w: None
+    run: str = "finished"
+    """Which of Alice's runs `{run_id}` is: `finished` or `live`."""
+    stranger: str = "404"
+    """What another user gets: `404`, or `own` for routes about the caller alone."""
+
+    def url(self, world: World) -> str:
+        run_id = world.live_run_id if self.run == "live" else world.finished_run_id
+        return self.path.format(conversation_id=world.conversation_id, run_id=run_id)
+
+    async def send(self, live: Live, world: World, headers: dict[str, str]) -> httpx.Response:
+        # Streams are read to their end: a relayed run is part of the answer.
+        async with live.client.stream(
+            self.method, self.url(world), json=self.body(world), headers=headers
+        ) as response:
+            await response.aread()
+            return response
+
+
+CHECKED: dict[tuple[str, str], Route] = {
+    ("GET", "/api/auth/me"): Route("GET", "/api/auth/me", stranger="own"),
+    ("GET", "/api/conversations"): Route("GET", "/api/conversations", stranger="own"),
+    ("POST", "/api/chat/stream"): Route(
+        "POST",
+        "/api/chat/stream",
+        lambda w: {"message": "And now?", "conversation_id": w.conversation_id, "context": LEDGER},
+    ),
+    ("GET", "/api/chat/runs/{run_id}/events"): Route(
+        "GET", "/api/chat/runs/{run_id}/events?after=0"
+    ),
+    ("POST", "/api/chat/actions"): Route(
+        "POST",
+        "/api/chat/actions",
+        lambda w: {
+            "conversation_id": w.conversation_id,
+            "action": "note",
+            "data": {"text": "remember"},
+            "context": LEDGER,
+        },
+    ),
+    ("GET", "/api/conversations/{conversation_id}"): Route(
+        "GET", "/api/conversations/{conversation_id}"
+    ),
+    ("PATCH", "/api/conversations/{conversation_id}"): Route(
+        "PATCH", "/api/conversations/{conversation_id}", lambda _w: {"title": "Renamed"}
+    ),
+    ("POST", "/api/chat/runs/{run_id}/cancel"): Route(
+        "POST", "/api/chat/runs/{run_id}/cancel", run="live"
+    ),
+    ("DELETE", "/api/conversations/{conversation_id}"): Route(
+        "DELETE", "/api/conversations/{conversation_id}"
+    ),
+}
+"""In an order Alice can send them all in: the cancel and the delete come last."""
+
+
+def _app_routes(live: Live) -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for context in iter_route_contexts(live.app.routes):
+        if isinstance(context.original_route, Mount):
+            found.add(("MOUNT", str(context.name)))
+            continue
+        for method in context.methods or ():
+            if method != "HEAD":
+                found.add((method, str(context.path_format)))
+    return found
+
+
+async def test_every_route_is_public_or_checked(live: Live) -> None:
+    routes = _app_routes(live)
+
+    unchecked = routes - PUBLIC - FRAMEWORK_DOCS - set(CHECKED)
+
+    assert unchecked == set(), f"add these routes to CHECKED or PUBLIC: {sorted(unchecked)}"
+    assert set(CHECKED) <= routes, f"CHECKED names routes the app lacks: {set(CHECKED) - routes}"
+
+
+async def test_the_generated_api_docs_need_a_token(live: Live) -> None:
+    for method, path in sorted(FRAMEWORK_DOCS & _app_routes(live)):
+        response = await live.client.request(method, path)
+        assert response.status_code in (401, 404), f"{method} {path}: {response.status_code}"
+
+
+# --- another user ------------------------------------------------------------------
+
+
+async def _snapshot(live: Live, world: World) -> dict[str, Any]:
+    detail = await live.client.get(
+        f"/api/conversations/{world.conversation_id}", headers=live.alice.headers
+    )
+    assert detail.status_code == 200
+    return {
+        "detail": detail.json(),
+        "active": sorted(run.id for run in live.runs.active()),
+        "actions": list(world.actions),
+    }
+
+
+@pytest.mark.parametrize("key", list(CHECKED), ids=lambda k: f"{k[0]} {k[1]}")
+async def test_another_user_gets_404_and_changes_nothing(
+    live: Live, world: World, key: tuple[str, str]
+) -> None:
+    route = CHECKED[key]
+    before = await _snapshot(live, world)
+
+    response = await route.send(live, world, live.bob.headers)
+
+    if route.stranger == "own":
+        body = response.json()
+        assert response.status_code == 200
+        assert (
+            world.conversation_id not in response.text and live.alice.user.id not in response.text
+        )
+        assert body.get("id", live.bob.user.id) == live.bob.user.id
+    else:
+        assert response.status_code == 404, response.text
+        assert response.json()["detail"] in ("Conversation not found", "Run not found")
+    assert await _snapshot(live, world) == before
+
+
+# --- no valid token ----------------------------------------------------------------
+
+
+def _b64(data: dict[str, Any]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+
+
+def _credentials(kind: str, alice: Account) -> dict[str, str]:
+    in_an_hour = int((datetime.now(UTC) + timedelta(hours=1)).timestamp())
+    tokens = {
+        "expired": create_access_token(
+            user_id=alice.user.id,
+            secret=TEST_SECRET,
+            ttl=timedelta(hours=1),
+            now=datetime.now(UTC) - timedelta(days=1),
+        ),
+        "wrong_signature": create_access_token(
+            user_id=alice.user.id, secret="f" * 40, ttl=timedelta(hours=1)
+        ),
+        "alg_none": f"{_b64({'alg': 'none', 'typ': 'JWT'})}."
+        f"{_b64({'sub': alice.user.id, 'exp': in_an_hour})}.",
+        "no_expiry": jwt.encode({"sub": alice.user.id}, TEST_SECRET, algorithm="HS256"),
+        "garbage": "not.a.token",
+    }
+    if kind == "missing":
+        return {}
+    if kind == "basic":
+        return {"Authorization": "Basic YWxpY2U6cGFzc3dvcmQ="}
+    return {"Authorization": f"Bearer {tokens[kind]}"}
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["missing", "expired", "wrong_signature", "alg_none", "no_expiry", "garbage", "basic"],
+)
+async def test_a_request_without_a_valid_token_gets_401_on_every_checked_route(
+    live: Live, world: World, kind: str
+) -> None:
+    headers = _credentials(kind, live.alice)
+    before = await _snapshot(live, world)
+
+    for route in CHECKED.values():
+        response = await route.send(live, world, headers)
+        where = f"{route.method} {route.path}"
+        assert response.status_code == 401, f"{where}: {response.status_code} {response.text}"
+        assert response.headers["WWW-Authenticate"] == "Bearer", where
+        assert response.json()["detail"], where
+
+    assert await _snapshot(live, world) == before
+
+
+# --- admin-only fields ---------------------------------------------------------------
+
+
+def _audits(value: Any) -> list[Any]:
+    """Every `context_audit` value anywhere in a JSON document."""
+    found: list[Any] = []
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if "context_audit" in item:
+                found.append(item["context_audit"])
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return found
+
+
+def _documents(response: httpx.Response) -> list[Any]:
+    """The JSON a response carries: its body, or each SSE event's data."""
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        return [
+            json.loads(line[5:]) for line in response.text.splitlines() if line.startswith("data:")
+        ]
+    return [response.json()] if response.content else []
+
+
+async def test_the_context_audit_reaches_admins_only(live: Live, world: World) -> None:
+    seen: list[str] = []
+    for route in CHECKED.values():
+        response = await route.send(live, world, live.alice.headers)
+        where = f"{route.method} {route.path}"
+        assert response.status_code < 300, f"{where}: {response.status_code} {response.text}"
+        assert AUDIT_SECRET not in response.text, where
+        for document in _documents(response):
+            assert all(audit is None for audit in _audits(document)), where
+            seen.extend(_audits(document))
+
+    admin_turn, _ = await live.chat("Sum it up", account=live.admin, context=LEDGER)
+    conversation_id = admin_turn.headers["x-conversation-id"]
+    admin_view = await live.messages(conversation_id, account=live.admin)
+
+    assert seen, "no response carried messages: the check above proved nothing"
+    assert AUDIT_SECRET in admin_view[-1]["context_audit"]
