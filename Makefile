@@ -55,6 +55,7 @@ test-py: setup
 
 test-web: setup web/node_modules/.installed chromium
 	cd web && npm run check:types
+	cd web && npm run check:horizon-types
 	cd web && npm run typecheck
 	cd web && npm run lint
 	cd web && npm test

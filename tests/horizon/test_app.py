@@ -102,3 +102,12 @@ async def test_a_new_database_gets_articles_even_without_a_demo_account(
     finally:
         await engine.dispose()
     assert count == SYNTHETIC_SAMPLE_SIZE
+
+
+async def test_health_says_the_offline_model_is_answering_without_a_key() -> None:
+    from horizon.offline import OfflineModel
+    from pagechat.models.factory import model_from_settings
+    from pagechat.settings import Settings
+
+    model = model_from_settings(Settings.model_validate({}), offline=OfflineModel)
+    assert (model.provider, model.name) == ("offline", "offline")

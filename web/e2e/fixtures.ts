@@ -22,7 +22,7 @@ export class Chat {
   constructor(readonly page: Page) {}
 
   get tray(): Locator {
-    return this.page.getByRole("complementary", { name: "Assistant" });
+    return this.page.getByRole("complementary", { name: "Assistant", exact: true });
   }
 
   get input(): Locator {

@@ -13,6 +13,11 @@ The model's reply depends on keywords in the last user message:
   think     a pause before the text                      error  the model fails after some text
   anything else: an echo
 
+A message that starts with `xss ` sends the XSS corpus (e2e/xss_corpus.json) through one
+channel instead (see `_xss_reply`): `xss text`, `xss tool`, `xss payload`, `xss choices`,
+`xss chips`; `xss choice X` and `xss chip X` (what those buttons send) echo X and offer
+the entry after X as the next button.
+
 Test-only switch: `POST /__e2e__/drop?after=N` makes the next `POST /api/chat/stream`
 response break after N events, as a dropped connection would (the run goes on).
 """
@@ -83,6 +88,27 @@ def _note_tool(_params: dict[str, Any], _ctx: ToolContext) -> ToolResult:
     )
 
 
+# Every payload of the XSS corpus, as text.
+XSS = [
+    str(entry["text"])
+    for entry in json.loads(
+        Path(__file__).with_name("xss_corpus.json").read_text(encoding="utf-8")
+    )["entries"]
+]
+
+
+async def _xss_probe(_params: dict[str, Any], _ctx: ToolContext) -> AsyncIterator[Any]:
+    for text in XSS:
+        yield ToolProgress(stage=text, message=text)
+        await asyncio.sleep(0.01)
+    joined = "\n".join(XSS)
+    yield ToolResult(joined, payload={"type": "demo_note", "data": {"text": joined}})
+
+
+def _xss_fail(_params: dict[str, Any], _ctx: ToolContext) -> ToolResult:
+    return ToolResult("\n".join(XSS), is_error=True)
+
+
 _SEARCH_SCHEMA = {
     "type": "object",
     "properties": {"query": {"type": "string"}},
@@ -94,6 +120,10 @@ for tool in (
     ToolConfig("slow_search", "Search articles (slowly).", _SEARCH_SCHEMA, _slow_search),
     ToolConfig("broken_tool", "Always fails.", _EMPTY_SCHEMA, _broken_tool),
     ToolConfig("save_note", "Save a note.", _EMPTY_SCHEMA, _note_tool),
+    ToolConfig(
+        "xss_probe", "Hostile progress, output and payload.", {"type": "object"}, _xss_probe
+    ),
+    ToolConfig("xss_fail", "Fails with a hostile error.", {"type": "object"}, _xss_fail),
 ):
     register_tool(tool)
 
@@ -183,8 +213,97 @@ def _slowly(text: str, pause: float, size: int = 6) -> list[ScriptItem]:
     return items
 
 
+def _choice_groups(items: list[str]) -> list[list[str]]:
+    """`items` in groups of two to four (a ```choices block's range)."""
+    groups = [items[i : i + 4] for i in range(0, len(items), 4)]
+    if len(groups) > 1 and len(groups[-1]) == 1:
+        groups[-1].insert(0, groups[-2].pop())
+    return groups
+
+
+def _xss_choices(items: list[str]) -> str:
+    blocks = []
+    for n, group in enumerate(_choice_groups(items), start=1):
+        options = [{"label": text, "value": f"xss choice {text}"} for text in group]
+        body = json.dumps({"question": f"Choice {n}: {group[0]}", "options": options})
+        blocks.append(f"```choices\n{body}\n```")
+    return "\n\n".join(blocks)
+
+
+def _xss_values(items: list[str]) -> str:
+    values = [{"label": text, "value": f"xss chip {text}"} for text in items]
+    return f"SUGGESTED_VALUES: {json.dumps(values)}"
+
+
+def _xss_actions() -> str:
+    # Client and server actions the demo page has, each with a hostile label and data.
+    actions = [
+        {"label": text, "action": "apply_demo", "handler": "server", "data": {"name": text}}
+        if i % 2 == 0
+        else {
+            "label": text,
+            "action": "set_priority",
+            "handler": "client",
+            "data": {"priority": text},
+        }
+        for i, text in enumerate(XSS)
+    ]
+    return f"SUGGESTED_ACTIONS: {json.dumps(actions)}"
+
+
+def _xss_reply(message: str, after_tools: bool) -> list[ScriptItem]:
+    """The XSS corpus through one channel, picked by the words after `xss `.
+
+    A clicked choice or chip (`xss choice X`, `xss chip X`) is echoed as markdown, and the
+    corpus entry after X is offered next, so a test can click every entry, one per turn.
+    """
+    mode, _, rest = message[len("xss ") :].partition(" ")
+    if mode == "text":
+        return _slowly("\n\n".join(XSS), 0.002, size=24)
+    if mode == "tool":
+        if after_tools:
+            return ["Both probes ran."]
+        return [
+            "Running the probes.",
+            tool_call("xss_probe", {"probe": XSS}),
+            tool_call("xss_fail", {"reason": XSS[0]}),
+        ]
+    if mode == "payload":
+        proposal = {
+            "name": "\n".join(XSS),
+            "priority": XSS[0],
+            "tags": XSS,
+            "reason": "\n".join(XSS),
+        }
+        return ["Here is my proposal.\n\nPROJECT_PROPOSAL: ", json.dumps(proposal)]
+    if mode == "choices":
+        return ["Pick one.\n\n" + _xss_choices(XSS)]
+    if mode == "chips":
+        return ["Pick one.\n\n", _xss_values(XSS) + "\n", _xss_actions()]
+    if mode in ("choice", "chip"):
+        at = XSS.index(rest) if rest in XSS else len(XSS)
+        after = XSS[at + 1 : at + 3]
+        echo = f"You picked:\n\n{rest}\n\n"
+        if not after:
+            return [echo + "That was the last one."]
+        if mode == "chip":
+            return [echo + "Next.\n\n", _xss_values(after[:1])]
+        return [echo + _xss_choices(after if len(after) == 2 else [*after, XSS[0]])]
+    return [f"Unknown xss mode: {mode}"]
+
+
+def _last_user_raw(request: ModelRequest) -> str:
+    for message in reversed(request.messages):
+        if isinstance(message, UserTurn):
+            return message.text
+    return ""
+
+
 def reply(request: ModelRequest) -> list[ScriptItem]:
+    raw = _last_user_raw(request)
     text, after_tools = _last_user(request)
+    if raw.startswith("xss "):
+        return _xss_reply(raw, after_tools)
     if "fail" in text:
         if after_tools:
             return ["The tool failed, sorry."]
@@ -204,7 +323,9 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
         return _slowly(CHOICES, 0.005)
     if "long" in text:
         body = " ".join(f"Sentence number {i} of a long answer." for i in range(1, 81))
-        return _slowly(body, 0.02, size=12)
+        # Slower for the scroll test, so a loaded machine cannot finish the answer
+        # before the test has scrolled up and watched it go on streaming.
+        return _slowly(body, 0.05 if "scroll" in text else 0.02, size=12)
     if "payload" in text:
         return ["Here is my proposal.\n\nPROJECT_PROPOSAL: ", json.dumps(PROPOSAL)]
     if "suggest" in text:

@@ -12,6 +12,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { schemaToTs } from "./schema-ts.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webRoot = resolve(here, "..");
@@ -26,75 +27,7 @@ function loadSchema() {
   return JSON.parse(out);
 }
 
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-function refName(ref) {
-  const m = /^#\/\$defs\/(.+)$/.exec(ref);
-  if (!m) throw new Error(`unsupported $ref ${ref}`);
-  return m[1];
-}
-
-function doc(text, indent) {
-  if (!text) return "";
-  const lines = String(text).trim().split("\n");
-  if (lines.length === 1) return `${indent}/** ${lines[0].replaceAll("*/", "* /")} */\n`;
-  return `${indent}/**\n${lines.map((l) => `${indent} * ${l.replaceAll("*/", "* /")}`.trimEnd()).join("\n")}\n${indent} */\n`;
-}
-
-function union(parts) {
-  const unique = [...new Set(parts)];
-  return unique.length === 0 ? "never" : unique.join(" | ");
-}
-
-function typeOf(s, indent) {
-  if (s === true || s === undefined || (typeof s === "object" && Object.keys(s).length === 0)) return "unknown";
-  if (s === false) return "never";
-  if (s.$ref) return refName(s.$ref);
-  if ("const" in s) return JSON.stringify(s.const);
-  if (s.enum) return union(s.enum.map((v) => JSON.stringify(v)));
-  const alts = s.oneOf ?? s.anyOf;
-  if (alts) return union(alts.map((a) => typeOf(a, indent)));
-  if (Array.isArray(s.type)) return union(s.type.map((t) => typeOf({ ...s, type: t }, indent)));
-  switch (s.type) {
-    case "string":
-      return "string";
-    case "integer":
-    case "number":
-      return "number";
-    case "boolean":
-      return "boolean";
-    case "null":
-      return "null";
-    case "array": {
-      if (Array.isArray(s.prefixItems)) return `[${s.prefixItems.map((p) => typeOf(p, indent)).join(", ")}]`;
-      const item = typeOf(s.items, indent);
-      return /[|&]/.test(item) ? `(${item})[]` : `${item}[]`;
-    }
-    case "object":
-      return objectBody(s, indent);
-    default:
-      return "unknown";
-  }
-}
-
-function objectBody(s, indent) {
-  const props = s.properties ?? {};
-  const required = new Set(s.required ?? []);
-  const inner = `${indent}  `;
-  const lines = [];
-  for (const [name, prop] of Object.entries(props)) {
-    const key = IDENT.test(name) ? name : JSON.stringify(name);
-    const optional = required.has(name) ? "" : "?";
-    lines.push(`${doc(prop.description, inner)}${inner}${key}${optional}: ${typeOf(prop, inner)};`);
-  }
-  const extra = s.additionalProperties;
-  if (extra !== undefined && extra !== false) {
-    const valueType = extra === true ? "unknown" : typeOf(extra, inner);
-    lines.push(`${inner}[key: string]: ${Object.keys(props).length ? "unknown" : valueType};`);
-  }
-  if (lines.length === 0) return "Record<string, never>";
-  return `{\n${lines.join("\n")}\n${indent}}`;
-}
+const { declaration } = schemaToTs({ refPrefix: "#/$defs/" });
 
 function generate(schema) {
   const defs = schema.$defs ?? {};
@@ -105,18 +38,7 @@ function generate(schema) {
     "/* eslint-disable */",
     "",
   ];
-  for (const name of names) {
-    const def = defs[name];
-    const comment = doc(def.description, "");
-    if (def.type === "object" && def.properties) {
-      chunks.push(`${comment}export interface ${name} ${objectBody(def, "")}\n`);
-    } else {
-      const body = typeOf(def, "");
-      const alts = def.oneOf ?? def.anyOf;
-      const pretty = alts && alts.length > 3 ? `\n  | ${body.split(" | ").join("\n  | ")}` : ` ${body}`;
-      chunks.push(`${comment}export type ${name} =${pretty};\n`);
-    }
-  }
+  for (const name of names) chunks.push(declaration(name, defs[name]));
   const stream = defs.StreamEvent;
   if (stream?.discriminator?.mapping) {
     const types = Object.keys(stream.discriminator.mapping).sort();

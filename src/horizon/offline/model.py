@@ -42,6 +42,7 @@ class OfflineModel(Model):
     `delay` is the pause between streamed chunks (0 in tests).
     """
 
+    provider = "offline"
     name = "offline"
 
     def __init__(self, *, delay: float = DEFAULT_DELAY) -> None:

@@ -94,6 +94,8 @@ class AnthropicModel(Model):
     default: `pagechat.models.retry` retries, and only before the first event.
     """
 
+    provider = "anthropic"
+
     def __init__(
         self,
         model: str = "claude-sonnet-4-6",

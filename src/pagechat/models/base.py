@@ -135,7 +135,10 @@ class Model(abc.ABC):
     `ModelOutputError` for output it cannot make sense of.
     """
 
+    provider: str = "custom"
+    """Who serves it: `anthropic`, `openai`, `offline`, `scripted`, ..."""
     name: str = "model"
+    """The model's name as its provider knows it."""
     context_window: int = 200_000
 
     @abc.abstractmethod

@@ -21,7 +21,7 @@ _UNCONFIGURED = (
 def unconfigured_model() -> Model:
     """Answers every message by saying how to configure a model."""
     model = FunctionModel(lambda request: _UNCONFIGURED)
-    model.name = "unconfigured"
+    model.provider = model.name = "unconfigured"
     return model
 
 

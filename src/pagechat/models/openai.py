@@ -69,7 +69,7 @@ class OpenAIModel(Model):
     silence between two pieces of the stream, not the whole reply.
     """
 
-    name = "openai"
+    provider = "openai"
 
     def __init__(
         self,
@@ -84,6 +84,7 @@ class OpenAIModel(Model):
         client: openai.AsyncOpenAI | None = None,
     ) -> None:
         self.model = model
+        self.name = model
         self.context_window = context_window
         self._owns_client = client is None
         if client is None:

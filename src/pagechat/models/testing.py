@@ -97,6 +97,7 @@ class ScriptedModel(Model):
     item, which makes a script stream like a real model.
     """
 
+    provider = "scripted"
     name = "scripted"
 
     def __init__(
@@ -135,6 +136,7 @@ class FunctionModel(Model):
     either, or be an async generator of script items (which streams).
     """
 
+    provider = "function"
     name = "function"
 
     def __init__(self, function: ReplyFunction, *, delay: float = 0.0) -> None:

@@ -384,7 +384,8 @@ async def test_another_users_conversation_is_404(h: Harness) -> None:
 
 async def test_health_needs_no_token(h: Harness) -> None:
     r = await h.client.get("/api/health")
-    assert r.status_code == 200 and r.json() == {"status": "ok"}
+    assert r.status_code == 200
+    assert r.json() == {"status": "ok", "model": {"provider": "scripted", "name": "scripted"}}
 
 
 async def test_usage_is_reported_and_a_nearly_full_context_warns(h: Harness) -> None:

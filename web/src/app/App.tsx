@@ -1,9 +1,9 @@
 import { useCallback, useState } from "react";
-import { readToken, writeToken } from "./auth";
-import { DemoPage } from "./DemoPage";
+import { forgetChat, readToken, writeToken } from "./auth";
 import { LoginForm } from "./LoginForm";
+import { SignedIn } from "./SignedIn";
 
-/** The minimal shell: a login form, then the demo page with the chat tray. */
+/** The shell: a login form, then the app the server runs. */
 export function App() {
   const [token, setToken] = useState<string | null>(readToken);
   const signIn = useCallback((next: string) => {
@@ -12,8 +12,9 @@ export function App() {
   }, []);
   const signOut = useCallback(() => {
     writeToken(null);
+    forgetChat();
     setToken(null);
   }, []);
   if (token === null) return <LoginForm onLogin={signIn} />;
-  return <DemoPage token={token} onSignOut={signOut} />;
+  return <SignedIn token={token} onSignOut={signOut} />;
 }

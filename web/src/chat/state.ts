@@ -215,10 +215,11 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
         done: true,
       };
       const indexed = [...done];
-      indexed[event.index] = entry;
-      for (let i = 0; i < indexed.length; i++) {
-        indexed[i] ??= { tool_name: "", input: {}, tool_use_id: null, is_error: false, output: "", done: true };
-      }
+      // The server's index is the number of calls completed before this one. Any other index
+      // (negative, fractional, past the calls seen) takes the next place: the list must never
+      // grow to whatever number a confused stream names.
+      const valid = Number.isInteger(event.index) && event.index >= 0 && event.index <= done.length;
+      indexed[valid ? event.index : done.length] = entry;
       return {
         ...state,
         activeToolProgress: state.activeToolProgress?.toolName === event.tool ? null : state.activeToolProgress,

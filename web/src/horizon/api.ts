@@ -1,0 +1,70 @@
+// Horizon's REST client: every call is typed by the generated `HorizonRoutes`, so a route or
+// a schema that changes on the server breaks the build here, not the page at run time.
+import { createChatApi, HttpError, type ActionResult } from "../chat";
+import type { HorizonPage, HorizonRoutes, PageServerAction } from "./generated/api";
+
+type RouteKey = keyof HorizonRoutes;
+type Part<K extends RouteKey, P extends string> = HorizonRoutes[K] extends Record<P, infer T> ? T : undefined;
+
+/** What a route needs besides its name: path parameters, query, body (only those it has). */
+export type RouteInput<K extends RouteKey> = {
+  [P in "path" | "query" | "body" as HorizonRoutes[K] extends Record<P, unknown> ? P : never]: Part<K, P>;
+};
+
+export interface HorizonApi {
+  call<K extends RouteKey>(route: K, input: RouteInput<K>): Promise<HorizonRoutes[K]["response"]>;
+  /** Runs a server action of `page` (POST /api/chat/actions) with that page's context. */
+  runAction<P extends HorizonPage>(
+    page: P,
+    action: PageServerAction<P>,
+    data: object,
+    context: Record<string, unknown>,
+  ): Promise<ActionResult>;
+}
+
+/** Fills `{name}` segments of a route's path from its path parameters. */
+type QueryValue = string | number | boolean | null | undefined;
+
+export function routeUrl(path: string, params: Record<string, string | number> = {}, query: Record<string, QueryValue> = {}): string {
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${filled}?${qs}` : filled;
+}
+
+export function createHorizonApi(getToken: () => string | null, onUnauthorized: () => void): HorizonApi {
+  const chat = createChatApi({ getToken, onUnauthorized });
+  return {
+    async call(route, input) {
+      const [method = "GET", path = ""] = route.split(" ");
+      const parts = input as { path?: Record<string, string | number>; query?: Record<string, QueryValue>; body?: unknown };
+      const headers: Record<string, string> = {};
+      const token = getToken();
+      if (token) headers.Authorization = `Bearer ${token}`;
+      if (parts.body !== undefined) headers["Content-Type"] = "application/json";
+      const response = await fetch(routeUrl(path, parts.path, parts.query), {
+        method,
+        headers,
+        body: parts.body === undefined ? undefined : JSON.stringify(parts.body),
+      });
+      if (response.status === 401) onUnauthorized();
+      if (!response.ok) {
+        const body: unknown = await response.json().catch(() => null);
+        const detail = typeof body === "object" && body !== null && "detail" in body ? body.detail : null;
+        throw new HttpError(response.status, detail);
+      }
+      if (response.status === 204) return null;
+      return (await response.json()) as HorizonRoutes[typeof route]["response"];
+    },
+    runAction(page, action, data, context) {
+      return chat.runAction({ conversation_id: null, action, data: { ...data }, context: { ...context, current_page: page } });
+    },
+  };
+}

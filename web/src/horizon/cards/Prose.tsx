@@ -1,0 +1,10 @@
+import { Markdown } from "../../chat/components/Markdown";
+
+/** Text the model wrote, as the chat renders it: safe markdown, no raw HTML. */
+export function Prose({ text }: { text: string }) {
+  return (
+    <div className="hz-prose">
+      <Markdown text={text} />
+    </div>
+  );
+}

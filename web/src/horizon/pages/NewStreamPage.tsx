@@ -1,0 +1,158 @@
+import { useMemo, useState, type SubmitEvent } from "react";
+import type { PayloadHandler } from "../../chat";
+import { usePageChat } from "../../app/pageChat";
+import { navigate } from "../../app/router";
+import { StreamTemplateCard } from "../cards/StreamTemplateCard";
+import { TopicSuggestionsCard } from "../cards/TopicSuggestionsCard";
+import { ValidationCard } from "../cards/ValidationCard";
+import { Notice, type NoticeProps } from "../components/Notice";
+import { Welcome } from "../components/Welcome";
+import { addTopics, cleanDraft, draftFromTemplate, emptyDraft, type StreamDraft } from "../draft";
+import { PresentationFields } from "../form/PresentationFields";
+import { RetrievalFields } from "../form/RetrievalFields";
+import { SemanticFields } from "../form/SemanticFields";
+import type { PagePayloadType } from "../generated/api";
+import { useHorizonApi } from "../HorizonContext";
+import { payloadHandler } from "../payloadHandler";
+import { paths } from "../paths";
+
+/** A draft handed over by the page that navigated here (a stream idea), else an empty one. */
+function initialDraft(): StreamDraft {
+  const state: unknown = window.history.state;
+  if (typeof state === "object" && state !== null && "draft" in state) {
+    const draft = state.draft as StreamDraft;
+    if (typeof draft.name === "string" && typeof draft.semantic_space === "object") return draft;
+  }
+  return emptyDraft();
+}
+
+function streamIdOf(data: unknown): number | null {
+  if (typeof data !== "object" || data === null || !("stream_id" in data)) return null;
+  return typeof data.stream_id === "number" ? data.stream_id : null;
+}
+
+/** A form for a new stream, which the assistant can draft: a template, topics, a check. */
+export function NewStreamPage() {
+  const api = useHorizonApi();
+  const [draft, setDraft] = useState(initialDraft);
+  const [saving, setSaving] = useState(false);
+  const [notice, setNotice] = useState<Omit<NoticeProps, "onDismiss"> | null>(null);
+
+  const context = useMemo(() => ({ current_page: "new_stream", stream: draft }), [draft]);
+
+  const payloadHandlers = useMemo(
+    (): Record<PagePayloadType<"new_stream">, PayloadHandler> => ({
+      stream_template: payloadHandler("stream_template", {
+        render: (data, callbacks) => (
+          <StreamTemplateCard
+            data={data}
+            callbacks={callbacks}
+            onCreate={async () => {
+              try {
+                const result = await api.runAction("new_stream", "create_stream_from_template", data, context);
+                const id = streamIdOf(result.data);
+                if (!result.ok || id === null) return result.message || "The stream could not be created.";
+                navigate(paths.stream(id), { replace: true });
+                return null;
+              } catch (e) {
+                return e instanceof Error ? e.message : "The stream could not be created.";
+              }
+            }}
+          />
+        ),
+        onAccept: (data) => {
+          setDraft(draftFromTemplate(data));
+          setNotice({ tone: "success", text: `Filled the form from the template “${data.name}”. Review it, then create the stream.` });
+        },
+        renderOptions: { headerTitle: "Stream template", headerIcon: "📋", panelWidth: "440px" },
+      }),
+      topic_suggestions: payloadHandler("topic_suggestions", {
+        render: (data, callbacks) => <TopicSuggestionsCard data={data} callbacks={callbacks} />,
+        onAccept: (data) => {
+          setDraft((d) => addTopics(d, data.topics));
+          setNotice({ tone: "success", text: `Added ${String(data.topics.length)} suggested topic${data.topics.length === 1 ? "" : "s"}.` });
+        },
+        renderOptions: { headerTitle: "Topic suggestions", headerIcon: "🏷️", panelWidth: "400px" },
+      }),
+      validation_feedback: payloadHandler("validation_feedback", {
+        render: (data, callbacks) => <ValidationCard data={data} callbacks={callbacks} />,
+        renderOptions: { headerTitle: "Draft check", headerIcon: "✅", panelWidth: "400px" },
+      }),
+    }),
+    [api, context],
+  );
+
+  const chat = useMemo(
+    () => ({
+      context,
+      payloadHandlers,
+      welcome: (
+        <Welcome
+          about="I see the draft in the form, and can fill it for you."
+          tries={["Suggest a template for CRISPR base editing", "Suggest topics", "Is my draft ready?"]}
+        />
+      ),
+    }),
+    [context, payloadHandlers],
+  );
+  usePageChat(chat);
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSaving(true);
+    setNotice(null);
+    api.call("POST /api/horizon/streams", { body: cleanDraft(draft) }).then(
+      (stream) => {
+        navigate(paths.stream(stream.id), { replace: true, state: { created: true } });
+      },
+      (e: unknown) => {
+        setSaving(false);
+        setNotice({ tone: "error", text: `The stream was not created: ${e instanceof Error ? e.message : String(e)}` });
+      },
+    );
+  };
+
+  return (
+    <section className="hz-page" aria-labelledby="new-stream-title">
+      <header className="hz-page-header">
+        <h1 id="new-stream-title">New research stream</h1>
+      </header>
+      <p className="hz-lead">Describe what to follow. The assistant can draft it for you: ask it for a template or topics.</p>
+      {notice !== null && (
+        <Notice
+          {...notice}
+          onDismiss={() => {
+            setNotice(null);
+          }}
+        />
+      )}
+      <form className="hz-form" aria-label="New stream" onSubmit={submit}>
+        <section className="hz-form-section" aria-labelledby="semantic-title">
+          <h2 id="semantic-title">What the stream is about</h2>
+          <SemanticFields draft={draft} onChange={setDraft} />
+        </section>
+        <section className="hz-form-section" aria-labelledby="retrieval-title">
+          <h2 id="retrieval-title">How articles are found</h2>
+          <RetrievalFields draft={draft} onChange={setDraft} />
+        </section>
+        <section className="hz-form-section" aria-labelledby="presentation-title">
+          <h2 id="presentation-title">How reports group articles</h2>
+          <PresentationFields draft={draft} onChange={setDraft} />
+        </section>
+        <div className="hz-form-footer">
+          <button type="submit" data-style="primary" disabled={saving || draft.name.trim() === ""}>
+            {saving ? "Creating…" : "Create stream"}
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              navigate(paths.streams());
+            }}
+          >
+            Cancel
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+// Typed payload handlers: the tray hands a card `unknown` data; these check it against the
+// payload's generated shape (its required keys) before a card sees it.
+import type { ReactNode } from "react";
+import type { PayloadCallbacks, PayloadHandler, PayloadRenderOptions } from "../chat";
+import { PAYLOAD_REQUIRED, type HorizonPayloads } from "./generated/api";
+import { InvalidPayload } from "./cards/InvalidPayload";
+
+export type PayloadType = keyof HorizonPayloads;
+
+/** `data` as the payload `type`, or null when it lacks a required key. */
+export function payloadData<T extends PayloadType>(type: T, data: unknown): HorizonPayloads[T] | null {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
+  const record = data as Record<string, unknown>;
+  const complete = PAYLOAD_REQUIRED[type].every((k) => record[k as string] !== undefined);
+  return complete ? (data as HorizonPayloads[T]) : null;
+}
+
+export interface TypedHandler<T extends PayloadType> {
+  render: (data: HorizonPayloads[T], callbacks: PayloadCallbacks) => ReactNode;
+  onAccept?: (data: HorizonPayloads[T]) => void;
+  onReject?: () => void;
+  renderOptions: PayloadRenderOptions;
+}
+
+export function payloadHandler<T extends PayloadType>(type: T, handler: TypedHandler<T>): PayloadHandler {
+  const { onAccept, onReject } = handler;
+  return {
+    render: (data, callbacks) => {
+      const typed = payloadData(type, data);
+      return typed === null ? <InvalidPayload type={type} /> : handler.render(typed, callbacks);
+    },
+    onAccept:
+      onAccept &&
+      ((data) => {
+        const typed = payloadData(type, data);
+        if (typed !== null) onAccept(typed);
+      }),
+    onReject: onReject && (() => {
+      onReject();
+    }),
+    renderOptions: handler.renderOptions,
+  };
+}
