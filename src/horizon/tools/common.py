@@ -10,7 +10,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pagechat.tools import ToolContext, ToolResult
+from pagechat.models import ToolSpec
+from pagechat.tools import ToolConfig, ToolContext, ToolExecutor, ToolResult
 
 from ..domain import Article
 
@@ -21,6 +22,7 @@ __all__ = [
     "article_text",
     "authors_text",
     "error",
+    "from_spec",
     "one_line",
     "scope",
     "snippet",
@@ -32,6 +34,17 @@ SNIPPET_CHARS = 300
 
 class NoScope(Exception):
     """The tool was called without a database session or without a user."""
+
+
+def from_spec(spec: ToolSpec, executor: ToolExecutor, *, timeout: float = 60.0) -> ToolConfig:
+    """The tool the offline model and the real one both know by `spec` (horizon.tool_specs)."""
+    return ToolConfig(
+        name=spec.name,
+        description=spec.description,
+        input_schema=spec.input_schema,
+        executor=executor,
+        timeout=timeout,
+    )
 
 
 def scope(ctx: ToolContext) -> tuple[AsyncSession, str]:

@@ -10,14 +10,14 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any
 
-from pagechat.tools import ToolConfig, ToolContext, ToolProgress, ToolResult
+from pagechat.tools import ToolContext, ToolProgress, ToolResult
 
 from ..domain import Article
 from ..payloads import PUBMED_ARTICLE, PUBMED_SEARCH_RESULTS
 from ..pubmed import EutilsError
 from ..sources import PubmedSource, open_pubmed_source
 from ..tool_specs import GET_PUBMED_ARTICLE, SEARCH_PUBMED
-from .common import NoScope, article_data, article_line, article_text, error, scope
+from .common import NoScope, article_data, article_line, article_text, error, from_spec, scope
 
 __all__ = ["GET_PUBMED_ARTICLE_TOOL", "SEARCH_PUBMED_TOOL", "get_pubmed_article", "search_pubmed"]
 
@@ -112,15 +112,5 @@ async def get_pubmed_article(params: dict[str, Any], ctx: ToolContext) -> ToolRe
     )
 
 
-SEARCH_PUBMED_TOOL = ToolConfig(
-    name=SEARCH_PUBMED.name,
-    description=SEARCH_PUBMED.description,
-    input_schema=SEARCH_PUBMED.input_schema,
-    executor=search_pubmed,
-)
-GET_PUBMED_ARTICLE_TOOL = ToolConfig(
-    name=GET_PUBMED_ARTICLE.name,
-    description=GET_PUBMED_ARTICLE.description,
-    input_schema=GET_PUBMED_ARTICLE.input_schema,
-    executor=get_pubmed_article,
-)
+SEARCH_PUBMED_TOOL = from_spec(SEARCH_PUBMED, search_pubmed)
+GET_PUBMED_ARTICLE_TOOL = from_spec(GET_PUBMED_ARTICLE, get_pubmed_article)

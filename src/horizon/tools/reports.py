@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagechat.tools import ToolConfig, ToolContext, ToolResult
+from pagechat.tools import ToolContext, ToolResult
 
 from ..domain import (
     ReportArticlePublic,
@@ -26,7 +26,16 @@ from ..tool_specs import (
     GET_REPORT_SUMMARY,
     SEARCH_ARTICLES_IN_REPORTS,
 )
-from .common import NoScope, article_data, article_line, article_text, error, one_line, scope
+from .common import (
+    NoScope,
+    article_data,
+    article_line,
+    article_text,
+    error,
+    from_spec,
+    one_line,
+    scope,
+)
 
 __all__ = [
     "GET_ARTICLE_DETAILS_TOOL",
@@ -183,27 +192,7 @@ async def get_article_details(params: dict[str, Any], ctx: ToolContext) -> ToolR
     return ToolResult(text, {"type": PUBMED_ARTICLE, "data": data})
 
 
-GET_REPORT_SUMMARY_TOOL = ToolConfig(
-    name=GET_REPORT_SUMMARY.name,
-    description=GET_REPORT_SUMMARY.description,
-    input_schema=GET_REPORT_SUMMARY.input_schema,
-    executor=get_report_summary,
-)
-GET_REPORT_ARTICLES_TOOL = ToolConfig(
-    name=GET_REPORT_ARTICLES.name,
-    description=GET_REPORT_ARTICLES.description,
-    input_schema=GET_REPORT_ARTICLES.input_schema,
-    executor=get_report_articles,
-)
-SEARCH_ARTICLES_IN_REPORTS_TOOL = ToolConfig(
-    name=SEARCH_ARTICLES_IN_REPORTS.name,
-    description=SEARCH_ARTICLES_IN_REPORTS.description,
-    input_schema=SEARCH_ARTICLES_IN_REPORTS.input_schema,
-    executor=search_articles_in_reports,
-)
-GET_ARTICLE_DETAILS_TOOL = ToolConfig(
-    name=GET_ARTICLE_DETAILS.name,
-    description=GET_ARTICLE_DETAILS.description,
-    input_schema=GET_ARTICLE_DETAILS.input_schema,
-    executor=get_article_details,
-)
+GET_REPORT_SUMMARY_TOOL = from_spec(GET_REPORT_SUMMARY, get_report_summary)
+GET_REPORT_ARTICLES_TOOL = from_spec(GET_REPORT_ARTICLES, get_report_articles)
+SEARCH_ARTICLES_IN_REPORTS_TOOL = from_spec(SEARCH_ARTICLES_IN_REPORTS, search_articles_in_reports)
+GET_ARTICLE_DETAILS_TOOL = from_spec(GET_ARTICLE_DETAILS, get_article_details)

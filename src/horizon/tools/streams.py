@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagechat.tools import ToolConfig, ToolContext, ToolResult
+from pagechat.tools import ToolContext, ToolResult
 
 from ..domain import StreamPublic, get_stream, list_reports, list_streams, stream_public
 from ..tool_specs import GET_STREAM_DETAILS, LIST_RESEARCH_STREAMS
-from .common import NoScope, error, one_line, scope
+from .common import NoScope, error, from_spec, one_line, scope
 
 __all__ = [
     "GET_STREAM_DETAILS_TOOL",
@@ -87,15 +87,5 @@ async def get_stream_details(params: dict[str, Any], ctx: ToolContext) -> ToolRe
     return ToolResult("\n".join(lines))
 
 
-LIST_RESEARCH_STREAMS_TOOL = ToolConfig(
-    name=LIST_RESEARCH_STREAMS.name,
-    description=LIST_RESEARCH_STREAMS.description,
-    input_schema=LIST_RESEARCH_STREAMS.input_schema,
-    executor=list_research_streams,
-)
-GET_STREAM_DETAILS_TOOL = ToolConfig(
-    name=GET_STREAM_DETAILS.name,
-    description=GET_STREAM_DETAILS.description,
-    input_schema=GET_STREAM_DETAILS.input_schema,
-    executor=get_stream_details,
-)
+LIST_RESEARCH_STREAMS_TOOL = from_spec(LIST_RESEARCH_STREAMS, list_research_streams)
+GET_STREAM_DETAILS_TOOL = from_spec(GET_STREAM_DETAILS, get_stream_details)
