@@ -70,6 +70,7 @@ bench: setup web chromium
 	$(BIN)/python bench/relay.py
 	$(BIN)/python bench/cancel.py
 	$(BIN)/python bench/conversation_load.py
+	$(BIN)/python bench/load.py
 	cd web && npm run bench
 
 clean:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import importlib
 import json
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -164,14 +166,30 @@ def _load_app(spec: str | None) -> FastAPI:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    import gc
+
     import uvicorn
 
     from .settings import Settings
 
+    class _Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            # The app's startup (migrations included) has run: what is alive now lives as
+            # long as the process. Frozen, it is no longer walked by the collector's full
+            # passes (~130 ms for ~230,000 objects, every stream stalled meanwhile), and a
+            # young generation of 50,000 keeps per-token garbage out of the old one. Here,
+            # not in the app's lifespan: gc.freeze() is process-wide.
+            await super().startup(sockets=sockets)
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(50_000, 20, 100)
+
     # Migrations run in the app's startup, before the first request is accepted.
     app = _load_app(args.app or Settings().app)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
-    return 0
+    server = _Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="info"))
+    with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: Ctrl-C is a clean stop
+        server.run()
+    return 0 if server.started else 3
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:

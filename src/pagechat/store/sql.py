@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -10,6 +13,7 @@ from ..identity import Principal
 from ..protocol import ConversationDetail, ConversationList, ConversationPublic, MessagePublic
 from . import conversations as crud
 from .base import AssistantRecord, ChatStore, TurnIds
+from .db import is_sqlite
 
 __all__ = ["SqlChatStore"]
 
@@ -17,6 +21,21 @@ __all__ = ["SqlChatStore"]
 class SqlChatStore(ChatStore):
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
+        bind = sessions.kw.get("bind")
+        # SQLite lets one connection write at a time; the others poll (busy_timeout) and,
+        # when a burst of turns starts while the event loop is busy, give up after 5 s with
+        # "database is locked". Writers queue here instead, first come first served.
+        self._write_lock = asyncio.Lock() if bind is not None and is_sqlite(bind.url) else None
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncSession]:
+        """A write transaction; on SQLite, one at a time."""
+        if self._write_lock is None:
+            async with self._writing() as session:
+                yield session
+            return
+        async with self._write_lock, self.sessions.begin() as session:
+            yield session
 
     async def begin_turn(
         self,
@@ -26,7 +45,7 @@ class SqlChatStore(ChatStore):
         message: str,
         run_id: str | None = None,
     ) -> TurnIds:
-        async with self.sessions.begin() as session:
+        async with self._writing() as session:
             return await crud.begin_turn(
                 session=session,
                 owner_id=user.id,
@@ -44,7 +63,7 @@ class SqlChatStore(ChatStore):
             )
 
     async def finish_turn(self, *, assistant_message_id: str, record: AssistantRecord) -> None:
-        async with self.sessions.begin() as session:
+        async with self._writing() as session:
             await crud.finish_message(
                 session=session, message_id=assistant_message_id, record=record
             )
@@ -58,7 +77,7 @@ class SqlChatStore(ChatStore):
         data: dict[str, Any],
         result: Any,
     ) -> str:
-        async with self.sessions.begin() as session:
+        async with self._writing() as session:
             return await crud.add_action_message(
                 session=session,
                 owner_id=user.id,
@@ -87,18 +106,18 @@ class SqlChatStore(ChatStore):
     async def rename_conversation(
         self, *, user: Principal, conversation_id: str, title: str
     ) -> ConversationPublic:
-        async with self.sessions.begin() as session:
+        async with self._writing() as session:
             return await crud.rename_conversation(
                 session=session, owner_id=user.id, conversation_id=conversation_id, title=title
             )
 
     async def delete_conversation(self, *, user: Principal, conversation_id: str) -> None:
-        async with self.sessions.begin() as session:
+        async with self._writing() as session:
             await crud.delete_conversation(
                 session=session, owner_id=user.id, conversation_id=conversation_id
             )
 
     async def mark_interrupted(self) -> int:
         """At startup: answers whose run died with the previous process become `interrupted`."""
-        async with self.sessions.begin() as session:
+        async with self._writing() as session:
             return await crud.mark_interrupted(session=session)

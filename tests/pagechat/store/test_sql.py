@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -9,9 +10,17 @@ from typing import Any
 from sqlalchemy import event, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from pagechat.store import AssistantRecord, SqlChatStore, create_engine, create_sessionmaker
+from pagechat.identity import Principal
+from pagechat.store import (
+    AssistantRecord,
+    SqlChatStore,
+    create_engine,
+    create_sessionmaker,
+    upgrade_async,
+)
 from pagechat.store.conversations import INTERRUPTED_NOTE
 from pagechat.store.tables import Message
+from pagechat.store.users import create_user
 from tests.conftest import Account
 
 
@@ -135,3 +144,37 @@ async def test_an_answer_finished_after_its_conversation_was_deleted_is_dropped(
 
     async with sessions() as session:
         assert await session.scalar(select(func.count()).select_from(Message)) == 0
+
+
+async def test_a_burst_of_turns_on_sqlite_is_not_refused_as_database_is_locked(
+    sqlite_url: str,
+) -> None:
+    engine = create_engine(sqlite_url)
+
+    def _impatient(dbapi_connection: Any, _record: Any) -> None:
+        # A busy loop makes a waiting writer give up; a 1 ms busy timeout makes it give up now.
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout=1")
+        cursor.close()
+
+    event.listen(engine.sync_engine, "connect", _impatient)
+    try:
+        await upgrade_async(engine)
+        sessions = create_sessionmaker(engine)
+        async with sessions.begin() as session:
+            row = await create_user(session=session, email="burst@example.com", password_hash="x")
+        user = Principal(id=str(row.id), email=row.email)
+        store = SqlChatStore(sessions)
+
+        async def turn(i: int) -> None:
+            ids = await store.begin_turn(user=user, conversation_id=None, message=f"question {i}")
+            await store.finish_turn(
+                assistant_message_id=ids.assistant_message_id,
+                record=AssistantRecord(content=f"answer {i}", status="complete"),
+            )
+
+        await asyncio.gather(*(turn(i) for i in range(40)))
+        listed = await store.list_conversations(user=user, limit=100)
+        assert listed.total == 40
+    finally:
+        await engine.dispose()
