@@ -31,7 +31,7 @@ class SqlChatStore(ChatStore):
     async def _writing(self) -> AsyncIterator[AsyncSession]:
         """A write transaction; on SQLite, one at a time."""
         if self._write_lock is None:
-            async with self._writing() as session:
+            async with self.sessions.begin() as session:
                 yield session
             return
         async with self._write_lock, self.sessions.begin() as session:
