@@ -95,7 +95,7 @@ def match_ids(dialect: str, terms: SearchTerms, *, require_all: bool) -> Select[
         return _sqlite_match(terms, require_all=require_all)
     if dialect == "postgresql":
         return _postgres_match(terms, require_all=require_all)
-    raise NotImplementedError(f"full-text search is not available on {dialect}")
+    raise ValueError(f"full-text search runs on SQLite and PostgreSQL, not {dialect}")
 
 
 def _fts5_phrase(term: Term) -> str:
