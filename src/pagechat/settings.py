@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     temperature: float | None = Field(default=None, alias="PAGECHAT_TEMPERATURE")
     max_iterations: int = Field(default=5, alias="PAGECHAT_MAX_ITERATIONS")
     history_budget: int = Field(default=24_000, alias="PAGECHAT_HISTORY_BUDGET")
+    checkpoint_seconds: float = Field(default=1.0, alias="PAGECHAT_CHECKPOINT_SECONDS")
+    """How often running answers are saved, so a killed server keeps them (0: never)."""
     anthropic_api_key: str | None = Field(default=None, alias="ANTHROPIC_API_KEY")
     anthropic_base_url: str | None = Field(default=None, alias="ANTHROPIC_BASE_URL")
     openai_api_key: str | None = Field(default=None, alias="OPENAI_API_KEY")

@@ -8,7 +8,6 @@ task on the server's loop and no thread still inside a tool.
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -26,7 +25,13 @@ from pagechat.tools import ToolConfig, ToolContext, ToolProgress, register_tool
 from tests.conftest import PASSWORD
 from tests.fakes import anthropic_server as fa
 from tests.fakes import openai_server as fo
-from tests.pagechat.server.test_crash_recovery import _first_text, _seed_user, _server
+from tests.pagechat.server.test_crash_recovery import (
+    _first_text,
+    _seed_user,
+    _server,
+    _until_checkpointed,
+    crash_env,
+)
 from tests.reliability.conftest import Live, assert_nothing_left_running
 from tests.support.harness import streamed_text, types
 from tests.support.live import Frame, frames, read_all
@@ -384,13 +389,12 @@ async def _until_text(response: httpx.Response) -> AsyncIterator[Frame]:
             return
 
 
-async def test_a_server_killed_mid_run_restarts_with_the_turn_interrupted_and_usable(
+async def test_a_server_killed_mid_run_restarts_with_the_partial_answer_interrupted_and_usable(
     tmp_path: Path,
 ) -> None:
     database_url = f"sqlite+aiosqlite:///{tmp_path}/pagechat.db"
     await _seed_user(database_url)
-    env = {k: v for k, v in os.environ.items() if k != "PAGECHAT_SECRET"}
-    env |= {"DATABASE_URL": database_url, "PAGECHAT_STATE_DIR": str(tmp_path / "state")}
+    env = crash_env(database_url, tmp_path)
 
     async with (
         _server(env, tmp_path) as (base, proc),
@@ -408,6 +412,7 @@ async def test_a_server_killed_mid_run_restarts_with_the_turn_interrupted_and_us
                 doomed.headers["x-conversation-id"],
             )
             assert await _first_text(doomed) == "The first words of a long answer"
+            await _until_checkpointed(client, conversation_id, headers)
             proc.kill()  # SIGKILL: no shutdown hook runs
             await proc.wait()
 
@@ -437,14 +442,14 @@ async def test_a_server_killed_mid_run_restarts_with_the_turn_interrupted_and_us
     assert resumed.status_code == 404 and resumed.json() == {"detail": "Run not found"}
     assert _stored(before["messages"]) == [
         ("user", "Explain it all", "complete"),
-        ("assistant", "", "interrupted"),
+        ("assistant", "The first words of a long answer", "interrupted"),
     ]
     assert before["messages"][1]["error"]
     assert streamed_text(first) == "The first words of a long answer"
     assert stop.status_code == 202 and tail[-1].type == "cancelled"
     assert _stored(after["messages"]) == [
         ("user", "Explain it all", "complete"),
-        ("assistant", "", "interrupted"),
+        ("assistant", "The first words of a long answer", "interrupted"),
         ("user", "Try again", "complete"),
         ("assistant", "The first words of a long answer", "cancelled"),
     ]

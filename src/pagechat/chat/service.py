@@ -48,6 +48,7 @@ from ..protocol import (
 from ..runs import Run, RunManager
 from ..store.base import AssistantRecord, ChatStore, TurnIds
 from ..tools.types import ToolContext
+from .checkpoints import Checkpointer
 from .history import DEFAULT_HISTORY_BUDGET, build_history
 
 __all__ = ["ChatConfig", "ChatService"]
@@ -70,6 +71,8 @@ class ChatConfig:
     history_budget: int = DEFAULT_HISTORY_BUDGET
     context_warning_ratio: float = 0.7
     """Warn in the `complete` payload when the prompt passes this share of the context window."""
+    checkpoint_seconds: float | None = 1.0
+    """How often running answers are saved, so a killed process keeps them; None: never."""
 
 
 @dataclass
@@ -117,6 +120,15 @@ class ChatService:
         self.config = config or ChatConfig()
         self.sessions = sessions
         """Where tools get `ToolContext.session`: one session per run, closed when it ends."""
+        seconds = self.config.checkpoint_seconds
+        self._checkpoints = (
+            Checkpointer(store, interval=seconds) if seconds is not None and seconds > 0 else None
+        )
+
+    async def aclose(self) -> None:
+        """After the runs have stopped: no more checkpoints."""
+        if self._checkpoints is not None:
+            await self._checkpoints.aclose()
 
     @property
     def model(self) -> Model:
@@ -194,10 +206,18 @@ class ChatService:
         loop = asyncio.get_running_loop()
         yielded_at = 0.0
 
+        checkpoints = self._checkpoints
+        message_id = ids.assistant_message_id
+
+        def snapshot() -> AssistantRecord:
+            return turn.record("running")
+
         def show(text: str) -> None:
             if text:
                 turn.text.append(text)
                 run.emit(TextDeltaEvent(text=text))
+                if checkpoints is not None:
+                    checkpoints.touch(message_id, snapshot)
 
         try:
             async for event in run_agent_loop(
@@ -294,6 +314,9 @@ class ChatService:
                 )
             )
             raise exc
+        finally:
+            if checkpoints is not None:
+                checkpoints.forget(message_id)
 
     async def _complete(
         self, run: Run, turn: _Turn, model: Model, done: AgentComplete, parser: ReplyParser

@@ -71,6 +71,7 @@ def create_app(
             yield
         finally:
             await run_manager.shutdown()
+            await app.state.chat.aclose()
             for hook in on_shutdown:
                 await hook()
 
@@ -180,6 +181,7 @@ def create_app_from_settings(
             max_tokens=settings.max_tokens,
             temperature=settings.temperature,
             history_budget=settings.history_budget,
+            checkpoint_seconds=settings.checkpoint_seconds,
         ),
         cancel_on_disconnect=settings.cancel_on_disconnect,
         static_dir=_web_dir(settings),

@@ -9,6 +9,7 @@ so a crash mid-run leaves a visible, interrupted answer rather than nothing;
 from __future__ import annotations
 
 import abc
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +84,13 @@ class ChatStore(abc.ABC):
     @abc.abstractmethod
     async def finish_turn(self, *, assistant_message_id: str, record: AssistantRecord) -> None:
         """Fill the placeholder assistant message."""
+
+    @abc.abstractmethod
+    async def checkpoint_turns(self, records: Mapping[str, AssistantRecord]) -> None:
+        """Save running answers' progress (by assistant message id), so a crash keeps it.
+
+        An answer that is no longer running is left as it is.
+        """
 
     @abc.abstractmethod
     async def record_action(

@@ -8,11 +8,11 @@ conversation exactly as for a missing one.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from pydantic import BaseModel
-from sqlalchemy import CursorResult, delete, func, select, update
+from sqlalchemy import CursorResult, Table, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..protocol import (
@@ -31,6 +31,7 @@ __all__ = [
     "INTERRUPTED_NOTE",
     "add_action_message",
     "begin_turn",
+    "checkpoint_messages",
     "delete_conversation",
     "finish_message",
     "get_conversation",
@@ -251,6 +252,40 @@ async def finish_message(
             .where(Conversation.id == conversation_id)
             .values(updated_at=utcnow())
         )
+
+
+async def checkpoint_messages(
+    *, session: AsyncSession, records: Mapping[str, AssistantRecord]
+) -> None:
+    """Save the progress of running answers, all in one statement.
+
+    Only rows still `running` change: a checkpoint that lands after its answer
+    was finished must not put the partial text back.
+    """
+    if not records:
+        return
+    # Core, not the ORM: ORM bulk updates match on the primary key (`seq`), not `id`.
+    table = cast(Table, Message.__table__)
+    await session.execute(
+        update(table)
+        .where(table.c.id == bindparam("b_id"), table.c.status == "running")
+        .values(
+            content=bindparam("b_content"),
+            payload=bindparam("b_payload"),
+            input_tokens=bindparam("b_input_tokens"),
+            output_tokens=bindparam("b_output_tokens"),
+        ),
+        [
+            {
+                "b_id": message_id,
+                "b_content": record.content,
+                "b_payload": _payload_of(record),
+                "b_input_tokens": record.usage.input_tokens if record.usage else None,
+                "b_output_tokens": record.usage.output_tokens if record.usage else None,
+            }
+            for message_id, record in records.items()
+        ],
+    )
 
 
 async def add_action_message(

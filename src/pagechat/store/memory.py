@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -110,6 +111,20 @@ class MemoryChatStore(ChatStore):
                     conv.pending.discard(msg.id)
                     conv.updated_at = _now()
                     return
+
+    async def checkpoint_turns(self, records: Mapping[str, AssistantRecord]) -> None:
+        for conv in self.conversations.values():
+            for i, msg in enumerate(conv.messages):
+                record = records.get(msg.id)
+                if record is not None and msg.id in conv.pending:
+                    conv.messages[i] = msg.model_copy(
+                        update={
+                            "content": record.content,
+                            "tool_history": record.tool_history,
+                            "payloads": record.payloads,
+                            "usage": record.usage,
+                        }
+                    )
 
     async def record_action(
         self,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -67,6 +67,10 @@ class SqlChatStore(ChatStore):
             await crud.finish_message(
                 session=session, message_id=assistant_message_id, record=record
             )
+
+    async def checkpoint_turns(self, records: Mapping[str, AssistantRecord]) -> None:
+        async with self._writing() as session:
+            await crud.checkpoint_messages(session=session, records=records)
 
     async def record_action(
         self,

@@ -1,4 +1,5 @@
-"""Kill a real server mid-answer, start it again: the turn is still there, marked interrupted."""
+"""Kill a real server mid-answer, start it again: the turn is still there, marked interrupted,
+with the text the user had seen up to the last checkpoint."""
 
 from __future__ import annotations
 
@@ -58,6 +59,29 @@ async def _first_text(response: httpx.Response) -> str:
     raise AssertionError("the stream ended without text")
 
 
+async def _until_checkpointed(
+    client: httpx.AsyncClient, conversation_id: str, headers: dict[str, str]
+) -> list[dict[str, object]]:
+    """The conversation as a reload mid-answer shows it, once the partial answer is saved."""
+    for _ in range(100):
+        detail = await client.get(f"/api/conversations/{conversation_id}", headers=headers)
+        messages: list[dict[str, object]] = detail.json()["messages"]
+        if messages[-1]["content"]:
+            return messages
+        await asyncio.sleep(0.05)
+    raise AssertionError("the running answer was not checkpointed within 5 s")
+
+
+def crash_env(database_url: str, tmp_path: Path) -> dict[str, str]:
+    # No PAGECHAT_SECRET: the token issued before the crash must still work after it.
+    env = {k: v for k, v in os.environ.items() if k != "PAGECHAT_SECRET"}
+    return env | {
+        "DATABASE_URL": database_url,
+        "PAGECHAT_STATE_DIR": str(tmp_path / "state"),
+        "PAGECHAT_CHECKPOINT_SECONDS": "0.1",
+    }
+
+
 async def _seed_user(database_url: str) -> None:
     engine = create_engine(database_url)
     await upgrade_async(engine)
@@ -68,13 +92,11 @@ async def _seed_user(database_url: str) -> None:
     await engine.dispose()
 
 
-async def test_a_killed_server_leaves_the_turn_marked_interrupted(
+async def test_a_killed_server_leaves_the_turn_interrupted_with_its_partial_answer(
     database_url: str, tmp_path: Path
 ) -> None:
     await _seed_user(database_url)
-    # No PAGECHAT_SECRET: the token issued before the crash must still work after it.
-    env = {k: v for k, v in os.environ.items() if k != "PAGECHAT_SECRET"}
-    env |= {"DATABASE_URL": database_url, "PAGECHAT_STATE_DIR": str(tmp_path / "state")}
+    env = crash_env(database_url, tmp_path)
 
     async with (
         _server(env, tmp_path) as (base, proc),
@@ -91,6 +113,51 @@ async def test_a_killed_server_leaves_the_turn_marked_interrupted(
         ) as live:
             conversation_id = live.headers["X-Conversation-Id"]
             assert await _first_text(live) == "The first words of a long answer"
+            mid_run = await _until_checkpointed(client, conversation_id, headers)
+            proc.kill()  # SIGKILL: no shutdown hook, no `finally` of the run
+            await proc.wait()
+
+    async with (
+        _server(env, tmp_path) as (base, _proc),
+        httpx.AsyncClient(base_url=base, timeout=10) as client,
+    ):
+        detail = await client.get(f"/api/conversations/{conversation_id}", headers=headers)
+
+    assert [(m["role"], m["content"], m["status"]) for m in mid_run] == [
+        ("user", "Explain it all", "complete"),
+        ("assistant", "The first words of a long answer", "running"),
+    ]
+    assert detail.status_code == 200
+    messages = detail.json()["messages"]
+    assert [(m["role"], m["content"], m["status"]) for m in messages] == [
+        ("user", "Explain it all", "complete"),
+        ("assistant", "The first words of a long answer", "interrupted"),
+    ]
+    assert messages[1]["error"]
+
+
+async def test_a_server_killed_before_any_checkpoint_leaves_an_empty_interrupted_answer(
+    database_url: str, tmp_path: Path
+) -> None:
+    await _seed_user(database_url)
+    env = crash_env(database_url, tmp_path) | {"PAGECHAT_CHECKPOINT_SECONDS": "0"}
+
+    async with (
+        _server(env, tmp_path) as (base, proc),
+        httpx.AsyncClient(base_url=base, timeout=10) as client,
+    ):
+        token = (
+            await client.post(
+                "/api/auth/login", json={"email": "ada@example.com", "password": PASSWORD}
+            )
+        ).json()["access_token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        async with client.stream(
+            "POST", "/api/chat/stream", json={"message": "Explain it all"}, headers=headers
+        ) as live:
+            conversation_id = live.headers["X-Conversation-Id"]
+            assert await _first_text(live) == "The first words of a long answer"
+            await asyncio.sleep(0.3)
             proc.kill()
             await proc.wait()
 
@@ -100,10 +167,8 @@ async def test_a_killed_server_leaves_the_turn_marked_interrupted(
     ):
         detail = await client.get(f"/api/conversations/{conversation_id}", headers=headers)
 
-    assert detail.status_code == 200
-    messages = detail.json()["messages"]
-    assert [(m["role"], m["content"], m["status"]) for m in messages] == [
+    # Checkpoints off: the placeholder is all there is, still shown as interrupted.
+    assert [(m["role"], m["content"], m["status"]) for m in detail.json()["messages"]] == [
         ("user", "Explain it all", "complete"),
         ("assistant", "", "interrupted"),
     ]
-    assert messages[1]["error"]

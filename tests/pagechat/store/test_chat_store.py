@@ -270,3 +270,58 @@ async def test_another_users_conversation_is_not_found_anywhere(s: Setup) -> Non
 async def test_a_missing_conversation_is_not_found(s: Setup) -> None:
     with pytest.raises(ConversationNotFound):
         await s.store.begin_turn(user=s.alice, conversation_id="nope", message="hi")
+
+
+def _running(text: str, *, tools: list[ToolHistoryEntry] | None = None) -> AssistantRecord:
+    return AssistantRecord(
+        content=text,
+        status="running",
+        tool_history=tools or [],
+        usage=Usage(input_tokens=10, output_tokens=3),
+    )
+
+
+async def test_a_checkpoint_shows_the_running_answer_so_far(s: Setup) -> None:
+    ids = await s.store.begin_turn(user=s.alice, conversation_id=None, message="q", run_id="r1")
+    other = await s.store.begin_turn(user=s.bob, conversation_id=None, message="q2")
+    search = ToolHistoryEntry(tool_name="search", input={}, output="2 hits", tool_use_id="t1")
+
+    await s.store.checkpoint_turns(
+        {
+            ids.assistant_message_id: _running("Found [[tool:0]]", tools=[search]),
+            other.assistant_message_id: _running("Hel"),
+        }
+    )
+
+    detail = await s.store.get_conversation(user=s.alice, conversation_id=ids.conversation_id)
+    answer = detail.messages[1]
+    assert (answer.content, answer.status, answer.run_id) == ("Found [[tool:0]]", "running", "r1")
+    assert answer.tool_history == [search]
+    mine = await s.store.get_conversation(user=s.bob, conversation_id=other.conversation_id)
+    assert mine.messages[1].content == "Hel"
+    # A running answer is not history the model sees yet.
+    history = await s.store.history(user=s.alice, conversation_id=ids.conversation_id)
+    assert [m.role for m in history] == ["user"]
+
+
+async def test_a_checkpoint_landing_after_the_answer_finished_does_not_bring_back_partial_text(
+    s: Setup,
+) -> None:
+    ids = await s.store.begin_turn(user=s.alice, conversation_id=None, message="q")
+    await s.store.finish_turn(
+        assistant_message_id=ids.assistant_message_id, record=_complete("Hello world")
+    )
+
+    await s.store.checkpoint_turns({ids.assistant_message_id: _running("Hello")})
+
+    detail = await s.store.get_conversation(user=s.alice, conversation_id=ids.conversation_id)
+    assert [(m.content, m.status) for m in detail.messages[1:]] == [("Hello world", "complete")]
+
+
+async def test_a_checkpoint_of_a_deleted_conversation_is_quietly_dropped(s: Setup) -> None:
+    ids = await s.store.begin_turn(user=s.alice, conversation_id=None, message="q")
+    await s.store.delete_conversation(user=s.alice, conversation_id=ids.conversation_id)
+
+    await s.store.checkpoint_turns({ids.assistant_message_id: _running("Hello")})
+
+    assert (await s.store.list_conversations(user=s.alice)).total == 0
