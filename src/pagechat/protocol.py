@@ -33,6 +33,8 @@ __all__ = [
     "LoginRequest",
     "MessagePublic",
     "MessageStatus",
+    "PayloadDecision",
+    "PayloadDecisionRequest",
     "StatusEvent",
     "StreamEvent",
     "SuggestedAction",
@@ -277,6 +279,10 @@ class ErrorResponse(_Model):
 MessageStatus = Literal["running", "complete", "cancelled", "error", "interrupted"]
 """`running`: its run is live (`run_id` resumes it); `interrupted`: the server stopped mid-run."""
 
+PayloadDecision = Literal["accepted", "rejected", "dismissed"]
+"""What the user did with an answer's primary payload (`custom_payload`) in its card:
+`dismissed` is closing it without accepting or rejecting."""
+
 
 class UserPublic(_Model):
     id: str
@@ -303,6 +309,8 @@ class MessagePublic(_Model):
     context_audit: str | None = None
     """The page context text the model saw; present for admins only."""
     run_id: str | None = None
+    payload_decision: PayloadDecision | None = None
+    """What the user did with `custom_payload`; None while undecided (the card opens by itself)."""
 
 
 class ConversationPublic(_Model):
@@ -327,6 +335,13 @@ class ConversationUpdate(_Model):
     title: _Text = Field(min_length=1, max_length=200)
 
 
+class PayloadDecisionRequest(_Model):
+    """The body of `POST /api/conversations/{id}/messages/{message_id}/decision`."""
+
+    model_config = ConfigDict(extra="forbid")
+    decision: PayloadDecision
+
+
 _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
     ChatRequest,
     ChatResponsePayload,
@@ -340,6 +355,7 @@ _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
     ConversationList,
     ConversationDetail,
     ConversationUpdate,
+    PayloadDecisionRequest,
     ErrorResponse,
 )
 

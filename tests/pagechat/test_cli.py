@@ -56,8 +56,8 @@ def test_db_upgrade_brings_a_new_database_to_the_newest_revision(
 ) -> None:
     assert main(["db", "upgrade"]) == 0
 
-    assert asyncio.run(current_revisions(db)) == ("pagechat_0001",)
-    assert "is at pagechat_0001" in capsys.readouterr().out
+    assert asyncio.run(current_revisions(db)) == ("pagechat_0002",)
+    assert "is at pagechat_0002" in capsys.readouterr().out
 
 
 def test_users_create_makes_an_account_that_can_log_in(

@@ -1,8 +1,8 @@
 """Isolation, route by route: every route of the app is either public or checked here.
 
-For each checked route: another user gets 404 on Alice's conversation, run, action or
-stream (and changes nothing); a missing, expired, forged or unsigned token gets 401; and
-Alice's own answers never carry the admin-only context audit.
+For each checked route: another user gets 404 on Alice's conversation, run, message,
+action or stream (and changes nothing); a missing, expired, forged or unsigned token
+gets 401; and Alice's own answers never carry the admin-only context audit.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from starlette.routing import Mount
 
 from pagechat.auth import create_access_token
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, UserTurn
-from pagechat.pages import ActionContext, ServerAction, register_page
+from pagechat.pages import ActionContext, PayloadConfig, ServerAction, register_page
 from tests.conftest import TEST_SECRET, Account
 from tests.reliability.conftest import Live
 from tests.support.live import frames
@@ -50,6 +50,8 @@ class World:
     conversation_id: str
     finished_run_id: str
     live_run_id: str
+    card_message_id: str
+    """Alice's finished answer, which carries a card (a payload) to decide on."""
     actions: list[dict[str, Any]]
     """The data of every server action the handler ran."""
 
@@ -59,7 +61,9 @@ async def _reply(request: ModelRequest) -> AsyncIterator[ScriptItem]:
     if isinstance(last, UserTurn) and last.text == "Keep going":
         yield "Working"
         yield Pause(30)
-    yield "Done."
+        yield "Done."
+        return
+    yield 'Done.\nLEDGER_SUMMARY: {"total": 1}'
 
 
 @pytest.fixture
@@ -74,10 +78,17 @@ async def world(live: Live) -> World:
         "ledger",
         context_builder=lambda state: f"Ledger {state.get('account')}: {AUDIT_SECRET}",
         server_actions=[ServerAction("note", "Take a note", note)],
+        payloads=[
+            PayloadConfig(
+                "ledger_summary", "LEDGER_SUMMARY:", "A summary card.", schema={"type": "object"}
+            )
+        ],
     )
     live.slot.model = FunctionModel(_reply)
     finished, _ = await live.chat("Sum it up", context=LEDGER)
     conversation_id = finished.headers["x-conversation-id"]
+    card = (await live.messages(conversation_id))[1]
+    assert card["custom_payload"]["type"] == "ledger_summary"
     async with live.client.stream(
         "POST",
         "/api/chat/stream",
@@ -88,7 +99,7 @@ async def world(live: Live) -> World:
             if f.type == "text_delta":
                 break
         live_run_id = running.headers["x-run-id"]
-    return World(conversation_id, finished.headers["x-run-id"], live_run_id, actions)
+    return World(conversation_id, finished.headers["x-run-id"], live_run_id, card["id"], actions)
 
 
 LEDGER = {"current_page": "ledger", "account": "A-1"}
@@ -101,7 +112,7 @@ LEDGER = {"current_page": "ledger", "account": "A-1"}
 class Route:
     method: str
     path: str
-    """With `{conversation_id}` / `{run_id}` filled from the world."""
+    """With `{conversation_id}` / `{run_id}` / `{message_id}` filled from the world."""
     body: Callable[[World], dict[str, Any] | None] = lambda _w: None
     run: str = "finished"
     """Which of Alice's runs `{run_id}` is: `finished` or `live`."""
@@ -110,7 +121,11 @@ class Route:
 
     def url(self, world: World) -> str:
         run_id = world.live_run_id if self.run == "live" else world.finished_run_id
-        return self.path.format(conversation_id=world.conversation_id, run_id=run_id)
+        return self.path.format(
+            conversation_id=world.conversation_id,
+            run_id=run_id,
+            message_id=world.card_message_id,
+        )
 
     async def send(self, live: Live, world: World, headers: dict[str, str]) -> httpx.Response:
         # Streams are read to their end: a relayed run is part of the answer.
@@ -147,6 +162,11 @@ CHECKED: dict[tuple[str, str], Route] = {
     ),
     ("PATCH", "/api/conversations/{conversation_id}"): Route(
         "PATCH", "/api/conversations/{conversation_id}", lambda _w: {"title": "Renamed"}
+    ),
+    ("POST", "/api/conversations/{conversation_id}/messages/{message_id}/decision"): Route(
+        "POST",
+        "/api/conversations/{conversation_id}/messages/{message_id}/decision",
+        lambda _w: {"decision": "accepted"},
     ),
     ("POST", "/api/chat/runs/{run_id}/cancel"): Route(
         "POST", "/api/chat/runs/{run_id}/cancel", run="live"

@@ -198,6 +198,26 @@ test.describe("answers with structure", () => {
     await expect(panel).toHaveCount(0);
   });
 
+  test("@reload an accepted proposal does not reopen after a reload, and shows as accepted", async ({ chat, page }) => {
+    const answer = await chat.ask("make a payload");
+    const panel = page.getByRole("complementary", { name: "Project proposal" });
+    await expect(panel).toContainText("Renamed by the assistant");
+    const recorded = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/decision"));
+    await panel.getByRole("button", { name: "Accept" }).click();
+    expect((await recorded).status()).toBe(200);
+    await expect(panel).toHaveCount(0);
+    await expect(answer.locator('[data-decision="accepted"]')).toHaveText(/Accepted/);
+
+    await page.reload();
+    const reloaded = chat.answers.last();
+    await expect(reloaded).toContainText("Here is my proposal.");
+    await expect(reloaded.locator('[data-decision="accepted"]')).toHaveText(/Accepted/);
+    await expect(panel).toHaveCount(0);
+    await shot(page, "13b-accepted-card-after-reload");
+    await reloaded.getByRole("button", { name: "View Project proposal" }).click();
+    await expect(panel).toContainText("Renamed by the assistant");
+  });
+
   test("a tool payload opens through the global registry", async ({ chat, page }) => {
     await chat.ask("take a note");
     await expect(page.getByRole("complementary", { name: "Note" })).toContainText("Remember the deadline.");

@@ -393,6 +393,8 @@ test("the assistant's cards on the streams and edit pages change the page when a
     await panel.getByRole("button", { name: "Accept" }).click();
     await expect(page.getByLabel("Query 1", { exact: true })).toHaveValue(query);
     await expect(page.getByRole("status").filter({ hasText: "Accepted the proposed queries" })).toBeVisible();
+    // Applied from the card, and recorded in the conversation as a chat button's apply is.
+    await expect(chat.log.locator('[data-role="action"]').last()).toContainText("Applied the");
     const api = await apiAs(page, request);
     const stream = (await (await api.get("/api/horizon/streams/1")).json()) as { retrieval_config: { queries: { query: string }[] } };
     expect(stream.retrieval_config.queries.map((q) => q.query)).toEqual([query]);
@@ -424,10 +426,14 @@ test("the assistant's cards on the streams and edit pages change the page when a
     await shot(page, "horizon-15-article-page");
     await page.getByRole("link", { name: "← Back to the report" }).click();
     await expect(page.getByRole("heading", { level: 1, name: /^Report of / })).toBeVisible();
+    const applied = await chat.log.locator('[data-role="action"]').allTextContents();
     await page.goto("/streams/1");
-    // The tray shows the conversation again, and re-offers its latest card.
+    // The tray shows the conversation again, with the applies made from cards; the latest card
+    // was accepted, so it stays closed and says so.
     await expect(chat.log.locator('[data-role="user"]').last()).toHaveText("Suggest retrieval queries");
-    await page.getByRole("complementary", { name: "Retrieval proposal" }).getByRole("button", { name: "Close panel" }).click();
+    await expect(chat.log.locator('[data-role="action"]')).toHaveText(applied);
+    await expect(chat.answers.last().locator('[data-decision="accepted"]')).toHaveText(/Accepted/);
+    await expect(page.getByRole("complementary", { name: "Retrieval proposal" })).toHaveCount(0);
   });
 
   await test.step("a check of the stream", async () => {

@@ -351,6 +351,10 @@ test.describe("hostile input is shown as text and never runs", () => {
     await expectInert(page, guard);
 
     await reload(page, chat, 1);
+    // Answered, so it does not reopen by itself: View shows it from the stored answer.
+    await expect(chat.answers.last().locator('[data-decision="rejected"]')).toHaveText(/Rejected/);
+    await expect(panel).toHaveCount(0);
+    await chat.log.getByRole("button", { name: "View Project proposal" }).click();
     await expect(panel).toBeVisible();
     expect(await panel.locator("dd").nth(0).textContent()).toBe(TEXTS.join("\n"));
     await expectInert(page, guard);

@@ -2,7 +2,8 @@
 
 Stored assistant messages carry `[[tool:N]]` markers that only the UI
 understands; the model gets a short note of each tool call instead, with long
-outputs cut, so old tool results do not crowd out the conversation. Turns are
+outputs cut, so old tool results do not crowd out the conversation. What the
+user did with an answer's card (accepted, rejected, closed) follows that answer. Turns are
 taken newest first until the budget is spent — never the oldest first.
 """
 
@@ -27,6 +28,12 @@ _STATUS_NOTES = {
     "error": "\n\n(This answer was cut short by an error.)",
     "interrupted": "\n\n(This answer was interrupted.)",
 }
+_DECISION_NOTES = {
+    "accepted": "\n\n(The user accepted the proposed {type}.)",
+    "rejected": "\n\n(The user rejected the proposed {type}.)",
+    "dismissed": "\n\n(The user closed the {type} card without accepting it.)",
+}
+_PAYLOAD_TYPE_CHARS = 64
 
 
 def _tool_note(entry: ToolHistoryEntry) -> str:
@@ -47,7 +54,19 @@ def _assistant_text(msg: MessagePublic) -> str:
         return ""
 
     text = _MARKER.sub(_replace, msg.content).strip()
-    return text + _STATUS_NOTES.get(msg.status, "")
+    return text + _STATUS_NOTES.get(msg.status, "") + _decision_note(msg)
+
+
+def _decision_note(msg: MessagePublic) -> str:
+    """What the user did with the answer's card, from the stored decision alone.
+
+    Only the server sets `payload_decision` (one of three values, through its own route),
+    and the note goes into the assistant's turn: no text a user types can produce it.
+    """
+    if msg.payload_decision is None or msg.custom_payload is None:
+        return ""
+    kind = msg.custom_payload.type[:_PAYLOAD_TYPE_CHARS]
+    return _DECISION_NOTES[msg.payload_decision].format(type=kind)
 
 
 def _as_turn(msg: MessagePublic) -> ModelMessage | None:

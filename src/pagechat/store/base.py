@@ -21,6 +21,7 @@ from ..protocol import (
     CustomPayload,
     MessagePublic,
     MessageStatus,
+    PayloadDecision,
     SuggestedAction,
     SuggestedValue,
     ToolHistoryEntry,
@@ -31,12 +32,22 @@ __all__ = [
     "AssistantRecord",
     "ChatStore",
     "ConversationNotFound",
+    "MessageNotFound",
+    "NoPayload",
     "TurnIds",
 ]
 
 
 class ConversationNotFound(LookupError):
     """No such conversation for this user (another user's is reported the same way)."""
+
+
+class MessageNotFound(LookupError):
+    """No such message in this (the user's own) conversation."""
+
+
+class NoPayload(ValueError):
+    """The message is not an answer with a payload, so there is nothing to decide on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,3 +137,19 @@ class ChatStore(abc.ABC):
     @abc.abstractmethod
     async def delete_conversation(self, *, user: Principal, conversation_id: str) -> None:
         """Remove the conversation and its messages."""
+
+    @abc.abstractmethod
+    async def decide_payload(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        decision: PayloadDecision,
+    ) -> MessagePublic:
+        """Record what the user did with an answer's payload; the message as it now is.
+
+        `dismissed` never replaces `accepted` or `rejected`: closing a card reopened with
+        View does not undo the decision made in it. Raises ConversationNotFound,
+        MessageNotFound, or NoPayload for a message that is not an answer with a payload.
+        """

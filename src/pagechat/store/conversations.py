@@ -21,9 +21,10 @@ from ..protocol import (
     ConversationPublic,
     CustomPayload,
     MessagePublic,
+    PayloadDecision,
     Usage,
 )
-from .base import AssistantRecord, ConversationNotFound, TurnIds
+from .base import AssistantRecord, ConversationNotFound, MessageNotFound, NoPayload, TurnIds
 from .tables import Conversation, Message, utcnow
 from .titles import make_title
 
@@ -32,6 +33,7 @@ __all__ = [
     "add_action_message",
     "begin_turn",
     "checkpoint_messages",
+    "decide_payload",
     "delete_conversation",
     "finish_message",
     "get_conversation",
@@ -73,6 +75,7 @@ def message_public(row: Message) -> MessagePublic:
             "usage": usage,
             "error": row.error,
             "context_audit": row.context_audit,
+            "payload_decision": row.payload_decision,
         }
     )
 
@@ -329,3 +332,27 @@ async def mark_interrupted(*, session: AsyncSession) -> int:
     )
     assert isinstance(result, CursorResult)
     return result.rowcount
+
+
+async def decide_payload(
+    *,
+    session: AsyncSession,
+    owner_id: str,
+    conversation_id: str,
+    message_id: str,
+    decision: PayloadDecision,
+) -> MessagePublic:
+    """Record what the user did with an answer's payload (see `ChatStore.decide_payload`)."""
+    await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    result = await session.execute(
+        select(Message).where(Message.id == message_id, Message.conversation_id == conversation_id)
+    )
+    row = result.scalar_one_or_none()
+    if row is None:
+        raise MessageNotFound(message_id)
+    if row.role != "assistant" or not row.payload.get("custom_payload"):
+        raise NoPayload(message_id)
+    if decision != "dismissed" or row.payload_decision in (None, "dismissed"):
+        row.payload_decision = decision
+        await session.flush()
+    return message_public(row)

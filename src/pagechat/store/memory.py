@@ -15,8 +15,16 @@ from ..protocol import (
     ConversationPublic,
     CustomPayload,
     MessagePublic,
+    PayloadDecision,
 )
-from .base import AssistantRecord, ChatStore, ConversationNotFound, TurnIds
+from .base import (
+    AssistantRecord,
+    ChatStore,
+    ConversationNotFound,
+    MessageNotFound,
+    NoPayload,
+    TurnIds,
+)
 from .titles import make_title
 
 __all__ = ["MemoryChatStore"]
@@ -173,3 +181,22 @@ class MemoryChatStore(ChatStore):
     async def delete_conversation(self, *, user: Principal, conversation_id: str) -> None:
         self._owned(user, conversation_id)
         del self.conversations[conversation_id]
+
+    async def decide_payload(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        decision: PayloadDecision,
+    ) -> MessagePublic:
+        conv = self._owned(user, conversation_id)
+        for i, msg in enumerate(conv.messages):
+            if msg.id != message_id:
+                continue
+            if msg.role != "assistant" or msg.custom_payload is None:
+                raise NoPayload(message_id)
+            if decision != "dismissed" or msg.payload_decision in (None, "dismissed"):
+                msg = conv.messages[i] = msg.model_copy(update={"payload_decision": decision})
+            return msg
+        raise MessageNotFound(message_id)

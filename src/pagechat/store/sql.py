@@ -10,7 +10,13 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..identity import Principal
-from ..protocol import ConversationDetail, ConversationList, ConversationPublic, MessagePublic
+from ..protocol import (
+    ConversationDetail,
+    ConversationList,
+    ConversationPublic,
+    MessagePublic,
+    PayloadDecision,
+)
 from . import conversations as crud
 from .base import AssistantRecord, ChatStore, TurnIds
 from .db import is_sqlite
@@ -125,3 +131,20 @@ class SqlChatStore(ChatStore):
         """At startup: answers whose run died with the previous process become `interrupted`."""
         async with self._writing() as session:
             return await crud.mark_interrupted(session=session)
+
+    async def decide_payload(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        decision: PayloadDecision,
+    ) -> MessagePublic:
+        async with self._writing() as session:
+            return await crud.decide_payload(
+                session=session,
+                owner_id=user.id,
+                conversation_id=conversation_id,
+                message_id=message_id,
+                decision=decision,
+            )

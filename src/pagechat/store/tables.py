@@ -135,3 +135,6 @@ class Message(Base):
     error: Mapped[str | None] = mapped_column(Text)
     context_audit: Mapped[str | None] = mapped_column(Text)
     """The page-context text the model saw; admins only."""
+    payload_decision: Mapped[str | None] = mapped_column(String(16))
+    """accepted, rejected or dismissed: what the user did with the answer's card. A column of
+    its own, not in `payload`: the user sets it, long after the run wrote the answer."""

@@ -7,7 +7,7 @@ import { stored, storedConversation } from "../test/fixtures";
 import { FakeFetch, json, SseResponse } from "../test/sse-server";
 import { createChatApi } from "./api";
 import { ChatTray, type ChatTrayProps } from "./ChatTray";
-import { registerPayloadHandler } from "./payloadRegistry";
+import { registerPayloadHandler, type PayloadHandler } from "./payloadRegistry";
 import type { ConversationDetail, StreamEvent } from "./types";
 
 const runHeaders = { "X-Run-Id": "r1", "X-Conversation-Id": "c1" };
@@ -49,6 +49,38 @@ function renderTray(props: Partial<ChatTrayProps> = {}, { conversation }: { conv
 
 const input = () => screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
 const log = () => screen.getByRole("log");
+
+/** A payload handler for `proposal` cards: Accept and Reject buttons. */
+function proposalHandler(onAccept?: PayloadHandler["onAccept"]): PayloadHandler {
+  return {
+    render: (_data, callbacks) => (
+      <>
+        <button type="button" onClick={() => { callbacks.onAccept(); }}>
+          Accept
+        </button>
+        <button type="button" onClick={callbacks.onReject}>
+          Reject
+        </button>
+      </>
+    ),
+    onAccept: onAccept ?? (() => undefined),
+    renderOptions: { headerTitle: "Proposal" },
+  };
+}
+
+/** The decisions the tray sent, in order: [message id, body]. */
+function decisionPosts(fake: FakeFetch): [string, unknown][] {
+  return fake.calls
+    .filter((c) => c.method === "POST" && c.url.endsWith("/decision"))
+    .map((c) => [c.url.split("/").at(-2) ?? "", c.body]);
+}
+
+/** A message's "View …" button with the decision shown beside it. */
+function viewItem(name: string): HTMLElement {
+  const item = screen.getByRole("button", { name }).closest<HTMLElement>(".pc-payload-view-item");
+  if (item === null) throw new Error(`no view item for ${name}`);
+  return item;
+}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -236,7 +268,7 @@ describe("ChatTray with a stored conversation", () => {
         stored({ id: "m2", role: "assistant", content: "Here is a proposal", custom_payload: payload, payloads: [payload] }),
       ],
     };
-    const { user } = renderTray(
+    const { fake, user } = renderTray(
       {
         payloadHandlers: {
           proposal: {
@@ -253,18 +285,98 @@ describe("ChatTray with a stored conversation", () => {
       },
       { conversation },
     );
+    fake.always("POST", "/api/conversations/c1/messages/m2/decision", () => json({}));
+    fake.always("POST", "/api/conversations/c1/messages/m1/decision", () => json({}));
     const panel = await screen.findByRole("complementary", { name: "Proposal" });
     expect(panel.style.width).toBe("333px");
     expect(globalRender).not.toHaveBeenCalled();
     await user.click(within(panel).getByRole("button", { name: "Accept New name" }));
-    expect(onAccept).toHaveBeenCalledWith({ name: "New name" }, { current_page: "demo", n: 1 });
+    expect(onAccept).toHaveBeenCalledWith(
+      { name: "New name" },
+      { current_page: "demo", n: 1 },
+      expect.objectContaining({ conversationId: "c1", messageId: "m2" }),
+    );
     expect(screen.queryByRole("complementary", { name: "Proposal" })).toBeNull();
+    expect(decisionPosts(fake)).toEqual([["m2", { decision: "accepted" }]]);
+    expect(viewItem("View Proposal").getAttribute("data-decision")).toBe("accepted");
+    expect(viewItem("View Proposal").textContent).toContain("Accepted");
 
     await user.click(screen.getByRole("button", { name: "View Note" }));
     expect(within(screen.getByRole("complementary", { name: "Note" })).getByText("note card")).toBeTruthy();
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("complementary", { name: "Note" })).toBeNull();
+    // The note only informs: closing it is recorded as such, and the accept stays.
+    expect(decisionPosts(fake)).toEqual([
+      ["m2", { decision: "accepted" }],
+      ["m1", { decision: "dismissed" }],
+    ]);
+    expect(viewItem("View Proposal").getAttribute("data-decision")).toBe("accepted");
     unregister();
+  });
+
+  it("after a reload, a card already decided stays closed and shows the decision; View still opens it", async () => {
+    const payload = { type: "proposal", data: { name: "New name" } };
+    const conversation: ConversationDetail = {
+      ...storedConversation,
+      messages: [
+        stored({ id: "m1", role: "user", content: "propose" }),
+        stored({ id: "m2", role: "assistant", content: "Here it is", custom_payload: payload, payload_decision: "rejected" }),
+      ],
+    };
+    const { fake, user } = renderTray({ payloadHandlers: { proposal: proposalHandler() } }, { conversation });
+    expect(await within(log()).findByText("Here it is")).toBeTruthy();
+    expect(screen.queryByRole("complementary", { name: "Proposal" })).toBeNull();
+    expect(viewItem("View Proposal").getAttribute("data-decision")).toBe("rejected");
+    expect(viewItem("View Proposal").textContent).toContain("Rejected");
+
+    await user.click(screen.getByRole("button", { name: "View Proposal" }));
+    expect(screen.getByRole("complementary", { name: "Proposal" })).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Close panel" }));
+    expect(screen.queryByRole("complementary", { name: "Proposal" })).toBeNull();
+    // Closing it again does not undo the rejection.
+    expect(decisionPosts(fake)).toEqual([]);
+    expect(viewItem("View Proposal").getAttribute("data-decision")).toBe("rejected");
+  });
+
+  it("a live answer's card opens, and rejecting it is recorded on the answer the server stored", async () => {
+    const { fake, user } = renderTray({ payloadHandlers: { proposal: proposalHandler() } });
+    const stream = new SseResponse(runHeaders);
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    fake.always("POST", "/api/conversations/c1/messages/m2/decision", () => json({}));
+    await user.type(input(), "propose{Enter}");
+    const payload = { type: "proposal", data: { name: "Live" } };
+    stream.send(1, complete("Here it is", { custom_payload: payload, payloads: [payload] }));
+    const panel = await screen.findByRole("complementary", { name: "Proposal" });
+    await user.click(within(panel).getByRole("button", { name: "Reject" }));
+    expect(screen.queryByRole("complementary", { name: "Proposal" })).toBeNull();
+    expect(decisionPosts(fake)).toEqual([["m2", { decision: "rejected" }]]);
+    expect(viewItem("View Proposal").getAttribute("data-decision")).toBe("rejected");
+  });
+
+  it("a card's accept applies through a server action recorded in the conversation, like a chat button's", async () => {
+    const payload = { type: "proposal", data: { name: "New name" } };
+    const conversation: ConversationDetail = {
+      ...storedConversation,
+      messages: [stored({ id: "m2", role: "assistant", content: "Here it is", custom_payload: payload })],
+    };
+    const applied: unknown[] = [];
+    const handler = proposalHandler((data, _context, chatOf) => {
+      void chatOf.runAction("apply_proposal", data as Record<string, unknown>).then((result) => applied.push(result));
+    });
+    const { fake, user } = renderTray({ payloadHandlers: { proposal: handler } }, { conversation });
+    fake.always("POST", "/api/conversations/c1/messages/m2/decision", () => json({}));
+    fake.on("POST", "/api/chat/actions", () => json({ action: "apply_proposal", ok: true, message: "Renamed it", data: null }));
+    await user.click(within(await screen.findByRole("complementary", { name: "Proposal" })).getByRole("button", { name: "Accept" }));
+
+    expect(await within(log()).findByText("Renamed it")).toBeTruthy();
+    expect(fake.calls.find((c) => c.url === "/api/chat/actions")?.body).toEqual({
+      conversation_id: "c1",
+      action: "apply_proposal",
+      data: { name: "New name" },
+      context: { current_page: "demo" },
+    });
+    expect(applied).toEqual([{ action: "apply_proposal", ok: true, message: "Renamed it", data: null }]);
+    expect(log().querySelector('[data-role="action"]')).not.toBeNull();
   });
 
   it("runs client actions (close_chat built in) and shows server actions' results", async () => {

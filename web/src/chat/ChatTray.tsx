@@ -8,7 +8,7 @@ import { PayloadPanel } from "./components/PayloadPanel";
 import { ResizeHandle } from "./components/ResizeHandle";
 import { TrayHeader } from "./components/TrayHeader";
 import { resolvePayloadHandler, type PayloadCallbacks, type PayloadHandlers } from "./payloadRegistry";
-import type { CustomPayload, SuggestedAction } from "./types";
+import type { CustomPayload, PayloadDecision, SuggestedAction } from "./types";
 import { useChat } from "./useChat";
 import { isBoolean, isNumber, isStringOrNull, useStoredState } from "./useStoredState";
 import "./chat.css";
@@ -69,7 +69,8 @@ export function ChatTray(props: ChatTrayProps) {
   }, [bound, getToken, onUnauthorized]);
   const api = props.api ?? bound.api;
   const chat = useChat({ api, context });
-  const { send: sendMessage, stop, loadConversation, newConversation, runServerAction, isLoading } = chat;
+  const { send: sendMessage, stop, loadConversation, newConversation, runServerAction, runAction: runPageAction, decidePayload, isLoading } =
+    chat;
 
   const [open, setOpen] = useStoredState(`${storageKey}.open`, props.defaultOpen ?? false, isBoolean);
   const [width, setWidth] = useStoredState(`${storageKey}.width`, DEFAULT_WIDTH, isNumber);
@@ -105,21 +106,30 @@ export function ChatTray(props: ChatTrayProps) {
 
   const resolveHandler = useCallback((type: string) => resolvePayloadHandler(type, payloadHandlers), [payloadHandlers]);
 
-  // The latest answer's payload opens the panel by itself (until closed); "View" opens any other.
+  // The latest answer's payload opens the panel by itself until the user decides on it
+  // (accepts, rejects or closes it); "View" opens any other. The decision is stored with the
+  // answer, so a reloaded conversation opens the same card, or none, as the live one would.
   const last = chat.messages.at(-1);
   const [chosen, setChosen] = useState<(OpenPanel & { latestId: string | undefined }) | null>(null);
-  const [dismissed, setDismissed] = useState<string | null>(null);
-  const autoPayload =
-    last?.role === "assistant" && last.status === "complete" && last.id !== dismissed ? last.custom_payload : null;
-  const auto: OpenPanel | null =
-    last !== undefined && autoPayload !== null && resolveHandler(autoPayload.type) !== undefined
-      ? { messageId: last.id, payload: autoPayload }
-      : null;
+  const auto = useMemo<OpenPanel | null>(() => {
+    if (last?.role !== "assistant" || last.status !== "complete" || last.payload_decision !== null) return null;
+    const payload = last.custom_payload;
+    return payload !== null && resolveHandler(payload.type) !== undefined ? { messageId: last.id, payload } : null;
+  }, [last, resolveHandler]);
   const panel = chosen !== null && chosen.latestId === last?.id ? chosen : auto;
-  const closePanel = useCallback(() => {
-    setChosen(null);
-    if (last !== undefined) setDismissed(last.id);
-  }, [last, setChosen, setDismissed]);
+  const { messages } = chat;
+  const closePanel = useCallback(
+    (decision: PayloadDecision = "dismissed") => {
+      setChosen(null);
+      if (panel === null) return;
+      // A decision is about an answer's primary payload; its other cards only open and close.
+      const primary = messages.find((m) => m.id === panel.messageId)?.custom_payload === panel.payload;
+      if (primary) void decidePayload(panel.messageId, decision);
+      // The latest card, waiting behind the one "View" opened, is closed with it.
+      if (auto !== null && !(primary && auto.messageId === panel.messageId)) void decidePayload(auto.messageId, "dismissed");
+    },
+    [panel, auto, messages, decidePayload, setChosen],
+  );
 
   const send = useCallback(
     (text: string) => {
@@ -196,19 +206,27 @@ export function ChatTray(props: ChatTrayProps) {
   };
 
   const panelHandler = panel === null ? undefined : resolveHandler(panel.payload.type);
+  const conversationId = chat.conversationId;
   const panelCallbacks = useMemo<PayloadCallbacks | null>(() => {
     if (panel === null || panelHandler === undefined) return null;
+    const conversation = {
+      conversationId,
+      messageId: panel.messageId,
+      runAction: runPageAction,
+    };
     return {
       onAccept: (data?: unknown) => {
-        panelHandler.onAccept?.(data === undefined ? panel.payload.data : data, context);
-        closePanel();
+        panelHandler.onAccept?.(data === undefined ? panel.payload.data : data, context, conversation);
+        closePanel("accepted");
       },
       onReject: () => {
         panelHandler.onReject?.(panel.payload.data);
-        closePanel();
+        // A card with nothing to accept only informs: its Close or Done is no rejection.
+        closePanel(panelHandler.onAccept === undefined ? "dismissed" : "rejected");
       },
+      conversation,
     };
-  }, [panel, panelHandler, context, closePanel]);
+  }, [panel, panelHandler, context, closePanel, conversationId, runPageAction]);
 
   const maxWidth = Math.max(MIN_WIDTH, Math.min(960, (typeof window === "undefined" ? 1280 : window.innerWidth) - 40));
   const trayWidth = Math.min(maxWidth, Math.max(MIN_WIDTH, width));
@@ -272,7 +290,9 @@ export function ChatTray(props: ChatTrayProps) {
           handler={panelHandler}
           right={trayWidth}
           callbacks={panelCallbacks}
-          onClose={closePanel}
+          onClose={() => {
+            closePanel();
+          }}
         />
       )}
     </>

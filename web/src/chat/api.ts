@@ -1,5 +1,5 @@
 // The HTTP client of the chat: the SSE stream of a turn (with resume), stop, history,
-// actions and login. Every request but login carries `Authorization: Bearer <token>`.
+// card decisions, actions and login. Every request but login carries `Authorization: Bearer <token>`.
 import { STREAM_EVENT_TYPES } from "./generated/protocol";
 import type {
   ActionRequest,
@@ -8,6 +8,8 @@ import type {
   ConversationDetail,
   ConversationList,
   ConversationPublic,
+  MessagePublic,
+  PayloadDecision,
   StreamEvent,
   Token,
   UserPublic,
@@ -82,6 +84,8 @@ export interface ChatApi {
   getConversation(id: string): Promise<ConversationDetail>;
   renameConversation(id: string, title: string): Promise<ConversationPublic>;
   deleteConversation(id: string): Promise<void>;
+  /** Records what the user did with a message's card; answers the message as it now is. */
+  decidePayload(conversationId: string, messageId: string, decision: PayloadDecision): Promise<MessagePublic>;
   runAction(request: ActionRequest): Promise<ActionResult>;
   login(email: string, password: string): Promise<Token>;
   me(): Promise<UserPublic>;
@@ -266,6 +270,11 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
 
     async deleteConversation(id) {
       await request(`/api/conversations/${encodeURIComponent(id)}`, { method: "DELETE" });
+    },
+
+    decidePayload(conversationId, messageId, decision) {
+      const path = `/api/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/decision`;
+      return json<MessagePublic>(path, { method: "POST", body: JSON.stringify({ decision }) });
     },
 
     runAction(body) {

@@ -199,7 +199,7 @@ describe("ChatController", () => {
     const { fake, controller } = setup();
     fake.on("POST", "/api/chat/actions", () => json({ action: "apply", ok: false, message: "Nothing to apply", data: null }));
     const result = await controller.runServerAction({ label: "Apply", action: "apply", handler: "server", data: { id: 1 }, style: null });
-    expect(result?.ok).toBe(false);
+    expect(result.ok).toBe(false);
     expect(fake.calls[0]?.body).toEqual({ conversation_id: null, action: "apply", data: { id: 1 }, context: { current_page: "demo", count: 3 } });
     expect(controller.getState().messages).toEqual([
       expect.objectContaining({
@@ -224,4 +224,88 @@ describe("ChatController", () => {
     await sending;
     expect(controller.getState()).toMatchObject({ messages: [], status: "ready", conversationId: null });
   });
+
+  it("a message sent while the saved conversation is still loading joins that conversation", async () => {
+    const { fake, controller } = setup();
+    let answerLoad: () => void = () => undefined;
+    fake.on("GET", "/api/conversations/c1", () => new Promise<Response>((resolve) => (answerLoad = () => { resolve(json(storedConversation)); })));
+    const stream = new SseResponse(runHeaders("r2"));
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    stream.send(1, { type: "complete", payload: { ...turnPayload("Sure."), message_id: "m4" } });
+
+    const loading = controller.loadConversation("c1", { quiet: true });
+    const sending = controller.send("And the second one?");
+    await until(() => fake.calls.length === 1);
+    expect(fake.calls.some((c) => c.method === "POST")).toBe(false);
+    answerLoad();
+    await Promise.all([loading, sending]);
+
+    expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual(["GET /api/conversations/c1", "POST /api/chat/stream"]);
+    expect(fake.calls[1]?.body).toMatchObject({ message: "And the second one?", conversation_id: "c1" });
+    const state = controller.getState();
+    expect(state.conversationId).toBe("c1");
+    expect(state.messages.map((m) => m.content)).toEqual([
+      ...storedConversation.messages.map((m) => m.content),
+      "And the second one?",
+      "Sure.",
+    ]);
+  });
+
+  it("a message sent while a conversation fails to load starts a new one", async () => {
+    const { fake, controller } = setup();
+    fake.on("GET", "/api/conversations/gone", () => json({ detail: "Conversation not found" }, 404));
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    stream.send(1, { type: "cancelled" });
+
+    await Promise.all([controller.loadConversation("gone", { quiet: true }), controller.send("hello")]);
+
+    expect(fake.calls[1]?.body).toMatchObject({ message: "hello", conversation_id: null });
+  });
+
+  it("records a decision on a card at once, then on the server; closing keeps an accept", async () => {
+    const { fake, controller } = setup();
+    const card = { type: "proposal", data: { name: "x" } };
+    fake.on("GET", "/api/conversations/c1", () =>
+      json({ ...storedConversation, messages: [...storedConversation.messages, stored({ id: "m3", role: "assistant", content: "Here", custom_payload: card })] }),
+    );
+    await controller.loadConversation("c1");
+    const decision = (id: string) => controller.getState().messages.find((m) => m.id === id)?.payload_decision;
+    let answer: (value: Response) => void = () => undefined;
+    fake.on("POST", "/api/conversations/c1/messages/m3/decision", () => new Promise<Response>((resolve) => (answer = resolve)));
+
+    const deciding = controller.decidePayload("m3", "accepted");
+    expect(decision("m3")).toBe("accepted");
+    await until(() => fake.calls.at(-1)?.url.endsWith("/decision") === true);
+    answer(json(stored({ id: "m3", role: "assistant", content: "Here", custom_payload: card, payload_decision: "accepted" })));
+    await deciding;
+    expect(fake.calls.at(-1)?.body).toEqual({ decision: "accepted" });
+
+    await controller.decidePayload("m3", "dismissed");
+    expect(decision("m3")).toBe("accepted");
+    fake.on("POST", "/api/conversations/c1/messages/m3/decision", () => json({ detail: "down" }, 503));
+    await controller.decidePayload("m3", "rejected");
+    expect(decision("m3")).toBe("rejected");
+    await controller.decidePayload("m1", "accepted");
+    expect(decision("m1")).toBeNull();
+    expect(fake.calls.filter((c) => c.url.endsWith("/decision")).map((c) => c.body)).toEqual([
+      { decision: "accepted" },
+      { decision: "rejected" },
+    ]);
+  });
 });
+
+function turnPayload(message: string): Extract<StreamEvent, { type: "complete" }>["payload"] {
+  return {
+    message,
+    suggested_values: null,
+    suggested_actions: null,
+    custom_payload: null,
+    payloads: [],
+    tool_history: [],
+    conversation_id: "c1",
+    message_id: null,
+    usage: null,
+    warnings: [],
+  };
+}

@@ -3,7 +3,7 @@
 // thin hook on top of it.
 import { HttpError, StreamDroppedError, UnauthorizedError, type ChatApi, type StreamItem } from "./api";
 import { chatReducer, emptyMessage, initialChatState, isBusy, type ChatAction, type ChatState } from "./state";
-import type { ActionResult, ChatRequest, SuggestedAction } from "./types";
+import type { ActionResult, ChatRequest, PayloadDecision, SuggestedAction } from "./types";
 
 /** The payload type of a stored server action's result. */
 export const ACTION_RESULT = "action_result";
@@ -54,6 +54,8 @@ export class ChatController {
   private stopTimer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
   private counter = 0;
+  /** A conversation being fetched to be shown; settles once it is (or the load failed). */
+  private loading: Promise<boolean> | null = null;
   private readonly api: ChatApi;
   private context: Record<string, unknown>;
   private readonly getContext: () => Record<string, unknown>;
@@ -82,9 +84,15 @@ export class ChatController {
     this.context = context;
   };
 
-  /** Sends a user message and streams the answer. Ignored while a turn is running. */
+  /**
+   * Sends a user message and streams the answer. Ignored while a turn is running. A message
+   * sent while a conversation loads (the one restored after a reload) waits for it, so it
+   * joins that conversation instead of starting a new one.
+   */
   send = async (text: string): Promise<void> => {
-    if (text.trim() === "" || isBusy(this.state.status)) return;
+    if (text.trim() === "") return;
+    while (this.loading !== null) await this.loading;
+    if (isBusy(this.state.status)) return;
     const message = emptyMessage(this.nextId("user"), "user", text);
     const body: ChatRequest = {
       message: text,
@@ -137,6 +145,22 @@ export class ChatController {
   loadConversation = async (id: string, { quiet = false }: { quiet?: boolean } = {}): Promise<boolean> => {
     this.detach();
     const generation = this.generation;
+    const shown = this.show(id, quiet, generation);
+    this.loading = shown;
+    try {
+      if (!(await shown)) return false;
+    } finally {
+      if (this.loading === shown) this.loading = null;
+    }
+    const { runId, status } = this.state;
+    if (status === "reconnecting" && runId !== null) {
+      await this.consume((signal) => this.api.resumeRun(runId, 0, signal));
+    }
+    return true;
+  };
+
+  /** Fetches a conversation and shows it, unless something else was shown meanwhile. */
+  private async show(id: string, quiet: boolean, generation: number): Promise<boolean> {
     let detail;
     try {
       detail = await this.api.getConversation(id);
@@ -152,12 +176,8 @@ export class ChatController {
     }
     if (generation !== this.generation) return false;
     this.dispatchNow({ type: "load", conversation: detail });
-    const { runId, status } = this.state;
-    if (status === "reconnecting" && runId !== null) {
-      await this.consume((signal) => this.api.resumeRun(runId, 0, signal));
-    }
     return true;
-  };
+  }
 
   /** Starts over. A running turn goes on on the server and is stored there. */
   newConversation = (): void => {
@@ -165,36 +185,59 @@ export class ChatController {
     this.dispatchNow({ type: "reset" });
   };
 
+  /** Runs the server action of a chat button: see runAction. */
+  runServerAction = (action: SuggestedAction): Promise<ActionResult> => this.runAction(action.action, action.data ?? {});
+
   /**
-   * Runs a server action and shows its result as an action message, in the shape the
-   * server stores it (so a reload shows the same).
+   * Runs a server action of the page in this conversation and shows its result as an action
+   * message, in the shape the server stores it (so a reload shows the same). Chat buttons
+   * and payload cards both come here, so what either applies is recorded alike.
    */
-  runServerAction = async (action: SuggestedAction): Promise<ActionResult | null> => {
-    const data = action.data ?? {};
+  runAction = async (action: string, data: Record<string, unknown> = {}): Promise<ActionResult> => {
     let result: ActionResult;
     try {
       result = await this.api.runAction({
         conversation_id: this.state.conversationId,
-        action: action.action,
+        action,
         data,
         context: this.getContext(),
       });
     } catch (error) {
-      result = { action: action.action, ok: false, message: errorMessage(error, "The action could not be run."), data: null };
+      result = { action, ok: false, message: errorMessage(error, "The action could not be run."), data: null };
     }
     this.dispatchNow({
       type: "append",
       message: {
-        ...emptyMessage(this.nextId("action"), "action", `Applied action ${action.action}`),
-        custom_payload: { type: ACTION_RESULT, data: { action: action.action, input: data, result } },
+        ...emptyMessage(this.nextId("action"), "action", `Applied action ${action}`),
+        custom_payload: { type: ACTION_RESULT, data: { action, input: data, result } },
       },
     });
     return result;
   };
 
+  /**
+   * Records what the user did with a message's card: here at once, so the card stays closed,
+   * then on the server, so it stays closed after a reload and the model is told.
+   */
+  decidePayload = async (messageId: string, decision: PayloadDecision): Promise<void> => {
+    const message = this.state.messages.find((m) => m.id === messageId);
+    if (message === undefined || message.custom_payload === null) return;
+    const conversationId = this.state.conversationId;
+    const before = this.state;
+    this.dispatchNow({ type: "decide", id: messageId, decision });
+    // Unchanged (a close after an accept): the server would keep what it has too.
+    if (conversationId === null || this.state === before) return;
+    try {
+      await this.api.decidePayload(conversationId, messageId, decision);
+    } catch {
+      // Nothing to show: the card is closed either way; only a reload would offer it again.
+    }
+  };
+
   /** Stops following the current stream (the run itself goes on) and drops queued events. */
   detach = (): void => {
     this.generation += 1;
+    this.loading = null;
     this.stream?.abort();
     this.stream = null;
     this.queue = [];

@@ -17,6 +17,7 @@ export {
   registerPayloadHandler,
   resolvePayloadHandler,
   type PayloadCallbacks,
+  type PayloadConversation,
   type PayloadHandler,
   type PayloadHandlers,
   type PayloadRenderOptions,

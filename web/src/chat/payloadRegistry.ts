@@ -1,12 +1,27 @@
 // Payload handlers: how a `custom_payload` of a given type is shown in the side panel.
 // A page passes its own handlers to ChatTray; those win over the global registry.
 import type { ReactNode } from "react";
+import type { ActionResult } from "./types";
+
+/** The conversation a card was shown in, for the work accepting it does. */
+export interface PayloadConversation {
+  /** Null only before the server has named the conversation. */
+  conversationId: string | null;
+  /** The answer that carries the payload. */
+  messageId: string;
+  /**
+   * Runs a server action of the page in this conversation: it is recorded there and shown
+   * in the chat exactly as one run from a chat button, so the model knows of it next turn.
+   */
+  runAction: (action: string, data?: Record<string, unknown>) => Promise<ActionResult>;
+}
 
 export interface PayloadCallbacks {
   /** Accept the payload (or an edited version of its data) and close the panel. */
   onAccept: (data?: unknown) => void;
-  /** Reject it and close the panel. */
+  /** Reject it and close the panel (a card with nothing to accept: just close it). */
   onReject: () => void;
+  conversation: PayloadConversation;
 }
 
 export interface PayloadRenderOptions {
@@ -18,8 +33,8 @@ export interface PayloadRenderOptions {
 
 export interface PayloadHandler {
   render: (data: unknown, callbacks: PayloadCallbacks) => ReactNode;
-  /** Called with the accepted data and the page context the tray was given. */
-  onAccept?: (data: unknown, context: Record<string, unknown>) => void;
+  /** Called with the accepted data, the page context the tray was given and the card's conversation. */
+  onAccept?: (data: unknown, context: Record<string, unknown>, conversation: PayloadConversation) => void;
   onReject?: (data: unknown) => void;
   renderOptions?: PayloadRenderOptions;
 }

@@ -122,6 +122,7 @@ describe("chatReducer: each stream event", () => {
       error: null,
       warnings: [],
       run_id: "r1",
+      payload_decision: null,
     });
   });
 

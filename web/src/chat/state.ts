@@ -8,6 +8,7 @@ import type {
   ChatStatus,
   ConversationDetail,
   MessagePublic,
+  PayloadDecision,
   StreamEvent,
   ToolHistoryEntry,
 } from "./types";
@@ -55,7 +56,9 @@ export type ChatAction =
   | { type: "resume_failed"; message: string }
   | { type: "reset" }
   | { type: "append"; message: ChatMessage }
-  | { type: "remove"; id: string };
+  | { type: "remove"; id: string }
+  /** The user accepted, rejected or closed a message's card (as the server records it). */
+  | { type: "decide"; id: string; decision: PayloadDecision };
 
 export const initialChatState: ChatState = {
   conversationId: null,
@@ -89,6 +92,7 @@ export function messageFromStored(m: MessagePublic): ChatMessage {
     error: m.error,
     warnings: m.warnings,
     run_id: m.run_id,
+    payload_decision: m.payload_decision,
   };
 }
 
@@ -106,6 +110,7 @@ export function messageFromPayload(p: ChatResponsePayload, fallbackId: string, r
     error: null,
     warnings: p.warnings,
     run_id: runId,
+    payload_decision: null,
   };
 }
 
@@ -123,6 +128,7 @@ export function emptyMessage(id: string, role: ChatMessage["role"], content: str
     error: null,
     warnings: [],
     run_id: null,
+    payload_decision: null,
   };
 }
 
@@ -350,5 +356,15 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, messages: [...state.messages, action.message] };
     case "remove":
       return { ...state, messages: state.messages.filter((m) => m.id !== action.id) };
+    case "decide": {
+      const messages = state.messages.map((m) => (m.id === action.id ? withDecision(m, action.decision) : m));
+      return messages.every((m, i) => m === state.messages[i]) ? state : { ...state, messages };
+    }
   }
+}
+
+/** Closing a card never undoes an accept or reject made in it (the server's rule too). */
+export function withDecision(message: ChatMessage, decision: PayloadDecision): ChatMessage {
+  const kept = decision === "dismissed" && (message.payload_decision === "accepted" || message.payload_decision === "rejected");
+  return kept || message.payload_decision === decision ? message : { ...message, payload_decision: decision };
 }

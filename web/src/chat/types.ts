@@ -2,6 +2,7 @@
 import type {
   CustomPayload,
   MessagePublic,
+  PayloadDecisionRequest,
   SuggestedAction,
   SuggestedValue,
   ToolHistoryEntry,
@@ -12,6 +13,8 @@ export type * from "./generated/protocol";
 
 export type MessageRole = MessagePublic["role"];
 export type MessageStatus = MessagePublic["status"];
+/** What the user did with an answer's card; `dismissed` is closing it undecided. */
+export type PayloadDecision = PayloadDecisionRequest["decision"];
 
 /** One message as the tray renders it: the same shape for a live turn and a stored one. */
 export interface ChatMessage {
@@ -27,6 +30,8 @@ export interface ChatMessage {
   error: string | null;
   warnings: string[];
   run_id: string | null;
+  /** What the user did with `custom_payload`; null while undecided (the card opens by itself). */
+  payload_decision: PayloadDecision | null;
 }
 
 /**

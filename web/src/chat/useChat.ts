@@ -35,6 +35,8 @@ export interface UseChat {
   loadConversation: ChatController["loadConversation"];
   newConversation: ChatController["newConversation"];
   runServerAction: ChatController["runServerAction"];
+  runAction: ChatController["runAction"];
+  decidePayload: ChatController["decidePayload"];
 }
 
 export function useChat({ api, context, schedule }: UseChatOptions): UseChat {
@@ -64,5 +66,7 @@ export function useChat({ api, context, schedule }: UseChatOptions): UseChat {
     loadConversation: controller.loadConversation,
     newConversation: controller.newConversation,
     runServerAction: controller.runServerAction,
+    runAction: controller.runAction,
+    decidePayload: controller.decidePayload,
   };
 }

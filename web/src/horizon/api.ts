@@ -1,7 +1,7 @@
 // Horizon's REST client: every call is typed by the generated `HorizonRoutes`, so a route or
 // a schema that changes on the server breaks the build here, not the page at run time.
-import { createChatApi, HttpError, type ActionResult } from "../chat";
-import type { HorizonPage, HorizonRoutes, PageServerAction } from "./generated/api";
+import { HttpError } from "../chat";
+import type { HorizonRoutes } from "./generated/api";
 
 type RouteKey = keyof HorizonRoutes;
 type Part<K extends RouteKey, P extends string> = HorizonRoutes[K] extends Record<P, infer T> ? T : undefined;
@@ -11,15 +11,10 @@ export type RouteInput<K extends RouteKey> = {
   [P in "path" | "query" | "body" as HorizonRoutes[K] extends Record<P, unknown> ? P : never]: Part<K, P>;
 };
 
+// Server actions are not run from here: a card runs them through its conversation
+// (PayloadConversation.runAction), so the chat records what the user applied.
 export interface HorizonApi {
   call<K extends RouteKey>(route: K, input: RouteInput<K>): Promise<HorizonRoutes[K]["response"]>;
-  /** Runs a server action of `page` (POST /api/chat/actions) with that page's context. */
-  runAction<P extends HorizonPage>(
-    page: P,
-    action: PageServerAction<P>,
-    data: object,
-    context: Record<string, unknown>,
-  ): Promise<ActionResult>;
 }
 
 /** Fills `{name}` segments of a route's path from its path parameters. */
@@ -40,7 +35,6 @@ export function routeUrl(path: string, params: Record<string, string | number> =
 }
 
 export function createHorizonApi(getToken: () => string | null, onUnauthorized: () => void): HorizonApi {
-  const chat = createChatApi({ getToken, onUnauthorized });
   return {
     async call(route, input) {
       const [method = "GET", path = ""] = route.split(" ");
@@ -62,9 +56,6 @@ export function createHorizonApi(getToken: () => string | null, onUnauthorized: 
       }
       if (response.status === 204) return null;
       return (await response.json()) as HorizonRoutes[typeof route]["response"];
-    },
-    runAction(page, action, data, context) {
-      return chat.runAction({ conversation_id: null, action, data: { ...data }, context: { ...context, current_page: page } });
     },
   };
 }

@@ -1,7 +1,7 @@
 // Typed payload handlers: the tray hands a card `unknown` data; these check it against the
 // payload's generated shape (its required keys) before a card sees it.
 import type { ReactNode } from "react";
-import type { PayloadCallbacks, PayloadHandler, PayloadRenderOptions } from "../chat";
+import type { PayloadCallbacks, PayloadConversation, PayloadHandler, PayloadRenderOptions } from "../chat";
 import { PAYLOAD_REQUIRED, type HorizonPayloads } from "./generated/api";
 import { InvalidPayload } from "./cards/InvalidPayload";
 
@@ -17,7 +17,8 @@ export function payloadData<T extends PayloadType>(type: T, data: unknown): Hori
 
 export interface TypedHandler<T extends PayloadType> {
   render: (data: HorizonPayloads[T], callbacks: PayloadCallbacks) => ReactNode;
-  onAccept?: (data: HorizonPayloads[T]) => void;
+  /** `conversation.runAction` applies it through a server action recorded in the chat. */
+  onAccept?: (data: HorizonPayloads[T], conversation: PayloadConversation) => void;
   onReject?: () => void;
   renderOptions: PayloadRenderOptions;
 }
@@ -31,9 +32,9 @@ export function payloadHandler<T extends PayloadType>(type: T, handler: TypedHan
     },
     onAccept:
       onAccept &&
-      ((data) => {
+      ((data, _context, conversation) => {
         const typed = payloadData(type, data);
-        if (typed !== null) onAccept(typed);
+        if (typed !== null) onAccept(typed, conversation);
       }),
     onReject: onReject && (() => {
       onReject();

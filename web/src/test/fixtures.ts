@@ -60,6 +60,7 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     warnings: [],
     context_audit: null,
     run_id: null,
+    payload_decision: null,
     ...partial,
   };
 }

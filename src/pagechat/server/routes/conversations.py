@@ -1,4 +1,5 @@
-"""Conversation history: list, read, rename, delete — each user sees only their own."""
+"""Conversation history: list, read, rename, delete, and the user's decision on an answer's
+card — each user sees only their own."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from ...protocol import (
     ConversationPublic,
     ConversationUpdate,
     ErrorResponse,
+    MessagePublic,
+    PayloadDecisionRequest,
 )
 from ...runs import RunManager
-from ...store.base import ChatStore, ConversationNotFound
+from ...store.base import ChatStore, ConversationNotFound, MessageNotFound, NoPayload
 from ..deps import CurrentUser, RunsDep
 
 __all__ = ["router"]
@@ -32,6 +35,7 @@ MAX_OFFSET = 2**63 - 1
 
 ConversationId = Annotated[str, Path(pattern=r"^[^\x00]*$")]
 """No NUL: PostgreSQL text cannot hold one, so no id has one."""
+MessageId = Annotated[str, Path(pattern=r"^[^\x00]*$")]
 
 
 def _store(request: Request) -> ChatStore:
@@ -46,11 +50,15 @@ def _not_found() -> HTTPException:
     return HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found")
 
 
-def _visible_to(user: Principal, detail: ConversationDetail) -> ConversationDetail:
+def _message_visible_to(user: Principal, message: MessagePublic) -> MessagePublic:
     """Admin-only fields stripped for everyone else."""
+    return message if user.is_admin else message.model_copy(update={"context_audit": None})
+
+
+def _visible_to(user: Principal, detail: ConversationDetail) -> ConversationDetail:
     if user.is_admin:
         return detail
-    messages = [m.model_copy(update={"context_audit": None}) for m in detail.messages]
+    messages = [_message_visible_to(user, m) for m in detail.messages]
     return detail.model_copy(update={"messages": messages})
 
 
@@ -112,3 +120,38 @@ async def delete_conversation(
         raise _not_found() from None
     _cancel_runs(runs, owner_id=user.id, conversation_id=conversation_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/{conversation_id}/messages/{message_id}/decision",
+    responses={
+        404: {"model": ErrorResponse, "description": "Conversation or message not found"},
+        409: {"model": ErrorResponse, "description": "The message has no payload to decide on"},
+    },
+)
+async def decide_payload(
+    conversation_id: ConversationId,
+    message_id: MessageId,
+    body: PayloadDecisionRequest,
+    user: CurrentUser,
+    store: StoreDep,
+) -> MessagePublic:
+    """Record what the user did with the answer's card, so a reload does not reopen it
+    and the model is told on the next turn. Closing (`dismissed`) never replaces an
+    earlier accept or reject; the message is answered as it now stands."""
+    try:
+        message = await store.decide_payload(
+            user=user,
+            conversation_id=conversation_id,
+            message_id=message_id,
+            decision=body.decision,
+        )
+    except ConversationNotFound:
+        raise _not_found() from None
+    except MessageNotFound:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Message not found") from None
+    except NoPayload:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT, "This message has no payload to decide on"
+        ) from None
+    return _message_visible_to(user, message)

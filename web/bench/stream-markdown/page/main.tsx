@@ -94,6 +94,7 @@ function fakeApi(pieces: string[]): ChatApi {
     getConversation: unused,
     renameConversation: unused,
     deleteConversation: unused,
+    decidePayload: unused,
     runAction: unused,
     login: unused,
     me: unused,

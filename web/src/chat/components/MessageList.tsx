@@ -34,7 +34,8 @@ export function payloadViews(message: ChatMessage, resolve: (type: string) => Pa
     if (seen.has(key)) continue;
     seen.add(key);
     const handler = resolve(payload.type);
-    if (handler) views.push({ payload, handler });
+    const decision = payload === message.custom_payload ? message.payload_decision : null;
+    if (handler) views.push({ payload, handler, decision });
   }
   return views;
 }

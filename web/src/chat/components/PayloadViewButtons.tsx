@@ -1,9 +1,11 @@
 import type { PayloadHandler } from "../payloadRegistry";
-import type { CustomPayload } from "../types";
+import type { CustomPayload, PayloadDecision } from "../types";
 
 export interface PayloadView {
   payload: CustomPayload;
   handler: PayloadHandler;
+  /** What the user did with it: set on the message's primary payload only. */
+  decision: PayloadDecision | null;
 }
 
 export interface PayloadViewButtonsProps {
@@ -11,25 +13,33 @@ export interface PayloadViewButtonsProps {
   onView: (payload: CustomPayload) => void;
 }
 
-/** Reopens a message's payloads in the side panel. */
+const DECISION_LABEL: Partial<Record<PayloadDecision, string>> = {
+  accepted: "Accepted",
+  rejected: "Rejected",
+};
+
+/** Reopens a message's payloads in the side panel, each marked with what was decided in it. */
 export function PayloadViewButtons({ views, onView }: PayloadViewButtonsProps) {
   if (views.length === 0) return null;
   return (
     <div className="pc-payload-views">
-      {views.map(({ payload, handler }, i) => {
+      {views.map(({ payload, handler, decision }, i) => {
         const title = handler.renderOptions?.headerTitle ?? payload.type;
+        const label = decision === null ? undefined : DECISION_LABEL[decision];
         return (
-          <button
-            key={`${String(i)}-${payload.type}`}
-            type="button"
-            className="pc-payload-view"
-            onClick={() => {
-              onView(payload);
-            }}
-          >
-            {handler.renderOptions?.headerIcon && <span aria-hidden="true">{handler.renderOptions.headerIcon} </span>}
-            View {title}
-          </button>
+          <span key={`${String(i)}-${payload.type}`} className="pc-payload-view-item" data-decision={decision ?? undefined}>
+            <button
+              type="button"
+              className="pc-payload-view"
+              onClick={() => {
+                onView(payload);
+              }}
+            >
+              {handler.renderOptions?.headerIcon && <span aria-hidden="true">{handler.renderOptions.headerIcon} </span>}
+              View {title}
+            </button>
+            {label && <span className="pc-payload-decision">{label}</span>}
+          </span>
         );
       })}
     </div>

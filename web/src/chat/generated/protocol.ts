@@ -123,6 +123,12 @@ export interface MessagePublic {
   warnings: string[];
   context_audit: string | null;
   run_id: string | null;
+  payload_decision: "accepted" | "rejected" | "dismissed" | null;
+}
+
+/** The body of `POST /api/conversations/{id}/messages/{message_id}/decision`. */
+export interface PayloadDecisionRequest {
+  decision: "accepted" | "rejected" | "dismissed";
 }
 
 export interface StatusEvent {

@@ -11,7 +11,11 @@ import { StreamTemplateCard } from "./StreamTemplateCard";
 import { TopicSuggestionsCard } from "./TopicSuggestionsCard";
 import { ValidationCard } from "./ValidationCard";
 
-const callbacks = () => ({ onAccept: vi.fn(), onReject: vi.fn() });
+const callbacks = () => ({
+  onAccept: vi.fn(),
+  onReject: vi.fn(),
+  conversation: { conversationId: "c1", messageId: "m1", runAction: vi.fn() },
+});
 
 describe("payload cards", () => {
   it("topic suggestions: the user leaves one out and adds the others", async () => {

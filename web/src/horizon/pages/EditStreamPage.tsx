@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import type { ActionResult, ClientActionHandler, PayloadHandler } from "../../chat";
+import type { ActionResult, ClientActionHandler, PayloadConversation, PayloadHandler } from "../../chat";
 import { usePageChat } from "../../app/pageChat";
 import { Link, navigate, useLocation } from "../../app/router";
 import { PresentationCategoriesCard } from "../cards/PresentationCategoriesCard";
@@ -14,7 +14,6 @@ import { PresentationFields } from "../form/PresentationFields";
 import { RetrievalFields } from "../form/RetrievalFields";
 import { SemanticFields } from "../form/SemanticFields";
 import type { PageClientAction, PagePayloadType, PageServerAction } from "../generated/api";
-import { useHorizonApi } from "../HorizonContext";
 import { payloadHandler } from "../payloadHandler";
 import { paths } from "../paths";
 import { asStream, useEditedStream } from "../useEditedStream";
@@ -35,7 +34,6 @@ type PageNotice = Omit<NoticeProps, "onDismiss">;
 
 /** One stream's three layers, a tab each; the assistant proposes changes to the open tab. */
 export function EditStreamPage({ id }: { id: number }) {
-  const api = useHorizonApi();
   const location = useLocation();
   const tabParam = location.search.get("tab");
   const tab: Tab = isTab(tabParam) ? tabParam : "semantic";
@@ -56,10 +54,19 @@ export function EditStreamPage({ id }: { id: number }) {
   );
 
   const payloadHandlers = useMemo((): Record<PagePayloadType<"edit_stream">, PayloadHandler> => {
-    /** Changes the form, then saves the accepted proposal through its server action. */
-    const accept = (action: PageServerAction<"edit_stream">, data: object, change: (d: StreamDraft) => StreamDraft, what: string) => {
+    /**
+     * Changes the form, then saves the accepted proposal through its server action, run in the
+     * card's conversation so the chat records it as it would a chat button's.
+     */
+    const accept = (
+      conversation: PayloadConversation,
+      action: PageServerAction<"edit_stream">,
+      data: object,
+      change: (d: StreamDraft) => StreamDraft,
+      what: string,
+    ) => {
       setDraft(change);
-      api.runAction("edit_stream", action, data, context).then(
+      conversation.runAction(action, { ...data }).then(
         (result: ActionResult) => {
           const stream = asStream(result.data);
           if (result.ok && stream !== null) {
@@ -79,16 +86,16 @@ export function EditStreamPage({ id }: { id: number }) {
       schema_proposal: payloadHandler("schema_proposal", {
         render: (data, callbacks) =>
           current && <SchemaProposalCard data={data} current={current} callbacks={callbacks} />,
-        onAccept: (data) => {
-          accept("apply_schema_proposal", data, (d) => applySchemaChanges(d, data.proposed_changes), "proposed changes");
+        onAccept: (data, conversation) => {
+          accept(conversation, "apply_schema_proposal", data, (d) => applySchemaChanges(d, data.proposed_changes), "proposed changes");
         },
         renderOptions: { headerTitle: "Schema proposal", headerIcon: "🧭", panelWidth: "480px" },
       }),
       retrieval_proposal: payloadHandler("retrieval_proposal", {
         render: (data, callbacks) =>
           current && <RetrievalProposalCard data={data} current={current.retrieval_config.queries} callbacks={callbacks} />,
-        onAccept: (data) => {
-          accept("apply_retrieval_proposal", data, (d) => withQueries(d, data.queries), "proposed queries");
+        onAccept: (data, conversation) => {
+          accept(conversation, "apply_retrieval_proposal", data, (d) => withQueries(d, data.queries), "proposed queries");
         },
         renderOptions: { headerTitle: "Retrieval proposal", headerIcon: "🔎", panelWidth: "480px" },
       }),
@@ -97,8 +104,8 @@ export function EditStreamPage({ id }: { id: number }) {
           current && (
             <PresentationCategoriesCard data={data} current={current.presentation_config.categories} callbacks={callbacks} />
           ),
-        onAccept: (data) => {
-          accept("apply_presentation_categories", data, (d) => withCategories(d, data.categories), "proposed categories");
+        onAccept: (data, conversation) => {
+          accept(conversation, "apply_presentation_categories", data, (d) => withCategories(d, data.categories), "proposed categories");
         },
         renderOptions: { headerTitle: "Report categories", headerIcon: "🗂️", panelWidth: "460px" },
       }),
@@ -116,7 +123,7 @@ export function EditStreamPage({ id }: { id: number }) {
         renderOptions: { headerTitle: "Stream check", headerIcon: "✅", panelWidth: "420px" },
       }),
     };
-  }, [api, context, draft, id, setDraft, setSaved]);
+  }, [draft, id, setDraft, setSaved]);
 
   const clientActions = useMemo(
     (): Record<Exclude<PageClientAction<"edit_stream">, "close_chat">, ClientActionHandler> => ({

@@ -11,7 +11,7 @@ import { addTopics, cleanDraft, draftFromTemplate, emptyDraft, type StreamDraft 
 import { PresentationFields } from "../form/PresentationFields";
 import { RetrievalFields } from "../form/RetrievalFields";
 import { SemanticFields } from "../form/SemanticFields";
-import type { PagePayloadType } from "../generated/api";
+import type { PagePayloadType, PageServerAction } from "../generated/api";
 import { useHorizonApi } from "../HorizonContext";
 import { payloadHandler } from "../payloadHandler";
 import { paths } from "../paths";
@@ -48,8 +48,10 @@ export function NewStreamPage() {
             data={data}
             callbacks={callbacks}
             onCreate={async () => {
+              const action: PageServerAction<"new_stream"> = "create_stream_from_template";
               try {
-                const result = await api.runAction("new_stream", "create_stream_from_template", data, context);
+                // In the card's conversation: the chat records the stream it created.
+                const result = await callbacks.conversation.runAction(action, { ...data });
                 const id = streamIdOf(result.data);
                 if (!result.ok || id === null) return result.message || "The stream could not be created.";
                 navigate(paths.stream(id), { replace: true });
@@ -79,7 +81,7 @@ export function NewStreamPage() {
         renderOptions: { headerTitle: "Draft check", headerIcon: "✅", panelWidth: "400px" },
       }),
     }),
-    [api, context],
+    [],
   );
 
   const chat = useMemo(
