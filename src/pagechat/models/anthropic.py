@@ -26,6 +26,7 @@ from anthropic import (
     AsyncAnthropic,
     AsyncStream,
     CredentialsError,
+    DefaultAioHttpClient,
     Omit,
     Timeout,
     omit,
@@ -46,6 +47,7 @@ from anthropic.types import (
     ToolUseBlockParam,
 )
 
+from ._transport import is_connection_failure
 from .base import (
     AssistantTurn,
     Model,
@@ -133,6 +135,8 @@ class AnthropicModel(Model):
                 base_url=self._base_url,
                 max_retries=self._max_retries,
                 timeout=self._timeout,
+                # See _transport.py for why aiohttp.
+                http_client=DefaultAioHttpClient(timeout=self._timeout),
             )
         return self._client
 
@@ -361,8 +365,12 @@ def _provider_error(err: Exception, secrets: Sequence[str]) -> ProviderError:
             status_code=status,
             retry_after=retry_after,
         )
-    if isinstance(err, APITimeoutError | httpx2.TimeoutException):
+    if isinstance(err, APITimeoutError | httpx2.TimeoutException) and not is_connection_failure(
+        err
+    ):
         return ProviderError("timeout", "The Anthropic API did not answer in time.")
+    if isinstance(err, APITimeoutError):
+        return ProviderError("connection", "Could not connect to the Anthropic API.")
     if isinstance(err, APIConnectionError):
         return ProviderError("connection", "Could not connect to the Anthropic API.")
     if isinstance(err, httpx2.TransportError):

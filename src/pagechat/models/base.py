@@ -144,3 +144,6 @@ class Model(abc.ABC):
     @abc.abstractmethod
     def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         """Stream one model call. Must end with exactly one `ModelFinish`."""
+
+    async def aclose(self) -> None:  # noqa: B027 - most models hold nothing to release
+        """Release what the model holds (a provider's HTTP connections) at shutdown."""

@@ -26,6 +26,7 @@ from openai.types.chat import (
 )
 from openai.types.chat.chat_completion_chunk import ChoiceDeltaToolCall
 
+from ._transport import is_connection_failure
 from .base import (
     AssistantTurn,
     Model,
@@ -96,11 +97,14 @@ class OpenAIModel(Model):
                         "auth", "No OpenAI API key: set OPENAI_API_KEY (or OPENAI_BASE_URL)."
                     )
                 api_key = LOCAL_API_KEY
+            timeout = openai.Timeout(read_timeout, connect=connect_timeout)
             client = openai.AsyncOpenAI(
                 api_key=api_key,
                 base_url=base_url,
                 max_retries=max_retries,
-                timeout=openai.Timeout(read_timeout, connect=connect_timeout),
+                timeout=timeout,
+                # See _transport.py for why aiohttp.
+                http_client=openai.DefaultAioHttpClient(timeout=timeout),
             )
         self._client = client
 
@@ -265,7 +269,7 @@ class _ToolCallAssembler:
 
 def _provider_error(exc: Exception, api_key: str) -> ProviderError:
     """The one translation of SDK failures; messages are safe to show a user."""
-    if isinstance(exc, openai.APITimeoutError):
+    if isinstance(exc, openai.APITimeoutError) and not is_connection_failure(exc):
         return ProviderError("timeout", "The model server did not answer in time.")
     if isinstance(exc, openai.APIConnectionError):
         return ProviderError(

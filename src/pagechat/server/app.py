@@ -169,11 +169,15 @@ def create_app_from_settings(
         for hook in on_startup:
             await hook(sessions)
 
+    chosen = model if model is not None else model_from_settings(settings, offline=offline_model)
+
     async def close_database() -> None:
+        if model is None and isinstance(chosen, Model):
+            await chosen.aclose()  # made here, so closed here: its HTTP connections
         await engine.dispose()
 
     return create_app(
-        model=model if model is not None else model_from_settings(settings, offline=offline_model),
+        model=chosen,
         store=store,
         authenticator=authenticator,
         config=ChatConfig(

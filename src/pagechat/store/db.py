@@ -52,8 +52,16 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 def create_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
     """An async engine for `url` (sqlite+aiosqlite or postgresql+asyncpg)."""
     parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
-        path = _sqlite_file(parsed)
+    sqlite = parsed.get_backend_name() == "sqlite"
+    path = _sqlite_file(parsed) if sqlite else None
+    if "poolclass" not in kwargs and (path is not None or not sqlite):
+        # SQLAlchemy's default pool keeps 5 connections and closes every extra one when
+        # it is returned: under a burst of turns each request then opens a connection
+        # (for aiosqlite, a new thread, file and pragmas) and throws it away. (An
+        # in-memory SQLite database has a single shared connection: no pool to size.)
+        kwargs.setdefault("pool_size", 20)
+        kwargs.setdefault("max_overflow", 20)
+    if sqlite:
         if path is not None and path.parent != Path():
             path.parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(parsed, **kwargs)

@@ -8,7 +8,7 @@ socket is the code that runs in production.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
@@ -61,8 +61,10 @@ def server() -> Iterator[FakeOpenAI]:
 
 
 @pytest.fixture
-def model(server: FakeOpenAI) -> OpenAIModel:
-    return OpenAIModel("gpt-test", api_key=API_KEY, base_url=server.base_url, read_timeout=5)
+async def model(server: FakeOpenAI) -> AsyncIterator[OpenAIModel]:
+    m = OpenAIModel("gpt-test", api_key=API_KEY, base_url=server.base_url, read_timeout=5)
+    yield m
+    await m.aclose()
 
 
 async def _events(model: OpenAIModel, request: ModelRequest = HELLO) -> list[ModelEvent]:

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from pagechat.store import create_engine
 from pagechat.store.db import display_url
@@ -26,3 +27,30 @@ def test_a_displayed_url_hides_the_password() -> None:
 
     assert "s3cret" not in shown
     assert shown.startswith("postgresql+asyncpg://app:***@db.internal")
+
+
+async def test_a_burst_of_sessions_reuses_its_connections_instead_of_opening_new_ones(
+    database_url: str,
+) -> None:
+    engine = create_engine(database_url)
+    opened = 0
+
+    def _count(*_args: object) -> None:
+        nonlocal opened
+        opened += 1
+
+    event.listen(engine.sync_engine, "connect", _count)
+
+    async def _query() -> None:
+        async with engine.connect() as conn:
+            await conn.scalar(text("SELECT 1"))
+            await asyncio.sleep(0.01)  # all twelve are open at once
+
+    try:
+        for _ in range(3):
+            await asyncio.gather(*(_query() for _ in range(12)))
+    finally:
+        await engine.dispose()
+
+    # Twelve at once, three times: twelve connections, not one per query.
+    assert opened == 12
