@@ -92,12 +92,11 @@ async def _seed_user(database_url: str) -> None:
     await engine.dispose()
 
 
-async def test_a_killed_server_leaves_the_turn_interrupted_with_its_partial_answer(
-    database_url: str, tmp_path: Path
-) -> None:
-    await _seed_user(database_url)
-    env = crash_env(database_url, tmp_path)
-
+async def _kill_mid_answer(
+    env: dict[str, str], tmp_path: Path, *, checkpointed: bool
+) -> tuple[list[dict[str, object]] | None, httpx.Response]:
+    """Kill the server mid-answer, start it again; the conversation before and after."""
+    mid_run = None
     async with (
         _server(env, tmp_path) as (base, proc),
         httpx.AsyncClient(base_url=base, timeout=10) as client,
@@ -113,7 +112,10 @@ async def test_a_killed_server_leaves_the_turn_interrupted_with_its_partial_answ
         ) as live:
             conversation_id = live.headers["X-Conversation-Id"]
             assert await _first_text(live) == "The first words of a long answer"
-            mid_run = await _until_checkpointed(client, conversation_id, headers)
+            if checkpointed:
+                mid_run = await _until_checkpointed(client, conversation_id, headers)
+            else:
+                await asyncio.sleep(0.3)
             proc.kill()  # SIGKILL: no shutdown hook, no `finally` of the run
             await proc.wait()
 
@@ -121,8 +123,19 @@ async def test_a_killed_server_leaves_the_turn_interrupted_with_its_partial_answ
         _server(env, tmp_path) as (base, _proc),
         httpx.AsyncClient(base_url=base, timeout=10) as client,
     ):
-        detail = await client.get(f"/api/conversations/{conversation_id}", headers=headers)
+        return mid_run, await client.get(f"/api/conversations/{conversation_id}", headers=headers)
 
+
+async def test_a_killed_server_leaves_the_turn_interrupted_with_its_partial_answer(
+    database_url: str, tmp_path: Path
+) -> None:
+    await _seed_user(database_url)
+
+    mid_run, detail = await _kill_mid_answer(
+        crash_env(database_url, tmp_path), tmp_path, checkpointed=True
+    )
+
+    assert mid_run is not None
     assert [(m["role"], m["content"], m["status"]) for m in mid_run] == [
         ("user", "Explain it all", "complete"),
         ("assistant", "The first words of a long answer", "running"),
@@ -142,30 +155,7 @@ async def test_a_server_killed_before_any_checkpoint_leaves_an_empty_interrupted
     await _seed_user(database_url)
     env = crash_env(database_url, tmp_path) | {"PAGECHAT_CHECKPOINT_SECONDS": "0"}
 
-    async with (
-        _server(env, tmp_path) as (base, proc),
-        httpx.AsyncClient(base_url=base, timeout=10) as client,
-    ):
-        token = (
-            await client.post(
-                "/api/auth/login", json={"email": "ada@example.com", "password": PASSWORD}
-            )
-        ).json()["access_token"]
-        headers = {"Authorization": f"Bearer {token}"}
-        async with client.stream(
-            "POST", "/api/chat/stream", json={"message": "Explain it all"}, headers=headers
-        ) as live:
-            conversation_id = live.headers["X-Conversation-Id"]
-            assert await _first_text(live) == "The first words of a long answer"
-            await asyncio.sleep(0.3)
-            proc.kill()
-            await proc.wait()
-
-    async with (
-        _server(env, tmp_path) as (base, _proc),
-        httpx.AsyncClient(base_url=base, timeout=10) as client,
-    ):
-        detail = await client.get(f"/api/conversations/{conversation_id}", headers=headers)
+    _, detail = await _kill_mid_answer(env, tmp_path, checkpointed=False)
 
     # Checkpoints off: the placeholder is all there is, still shown as interrupted.
     assert [(m["role"], m["content"], m["status"]) for m in detail.json()["messages"]] == [

@@ -2,59 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-
 import pytest
 
-from pagechat.identity import Principal
 from pagechat.protocol import CustomPayload, PayloadDecision
 from pagechat.store import (
     AssistantRecord,
-    ChatStore,
     ConversationNotFound,
-    MemoryChatStore,
-    SqlChatStore,
     TurnIds,
-    create_engine,
-    create_sessionmaker,
-    upgrade_async,
 )
 from pagechat.store.base import MessageNotFound, NoPayload
-from pagechat.store.users import create_user, principal_of
+from tests.pagechat.store.conftest import Setup
 
 CARD = CustomPayload(type="schema_proposal", data={"topics": ["base editing"]})
-
-
-@dataclass
-class Setup:
-    store: ChatStore
-    alice: Principal
-    bob: Principal
-
-
-@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store_url(request: pytest.FixtureRequest) -> str | None:
-    # Asked for here, not in `s`: an async fixture cannot set up another one on demand.
-    if request.param == "memory":
-        return None
-    url: str = request.getfixturevalue(f"{request.param}_url")
-    return url
-
-
-@pytest.fixture
-async def s(store_url: str | None) -> AsyncIterator[Setup]:
-    if store_url is None:
-        yield Setup(MemoryChatStore(), Principal("a", "a@example.com"), Principal("b", "b@x.org"))
-        return
-    engine = create_engine(store_url)
-    await upgrade_async(engine)
-    sessions = create_sessionmaker(engine)
-    async with sessions.begin() as session:
-        alice = await create_user(session=session, email="a@example.com", password_hash="x")
-        bob = await create_user(session=session, email="b@example.com", password_hash="x")
-    yield Setup(SqlChatStore(sessions), principal_of(alice), principal_of(bob))
-    await engine.dispose()
 
 
 async def _answer_with_card(s: Setup, *, card: CustomPayload | None = CARD) -> TurnIds:
