@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from pagechat.models import FunctionModel
+from pagechat.models import FunctionModel, tool_call
 from pagechat.pages import ActionContext, ServerAction, register_page
 from pagechat.protocol import MAX_MESSAGE_CHARS, ActionRequest, ChatRequest
+from pagechat.tools import ToolConfig, ToolContext, register_tool
 from tests.conftest import PASSWORD
 from tests.reliability.conftest import (
     LOGIN_MAX_ATTEMPTS,
@@ -29,6 +30,7 @@ from tests.reliability.conftest import (
     Live,
     Threaded,
 )
+from tests.support.harness import streamed_text
 from tests.support.live import read_all
 
 PROPERTY_SETTINGS = settings(
@@ -506,3 +508,32 @@ async def test_login_is_throttled_per_email_and_address_and_recovers_after_the_w
     token = after_the_window.json()["access_token"]
     me = await live.client.get("/api/auth/me", headers={"Authorization": f"Bearer {token}"})
     assert me.json()["email"] == alice
+
+
+QUERY = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+
+
+def _dump(_params: dict[str, Any], _ctx: ToolContext) -> str:
+    return "raw\x00bytes \ud800end"
+
+
+async def test_nul_and_lone_surrogates_from_the_model_and_tools_are_stored_as_streamed(
+    live_on_each_database: Live,
+) -> None:
+    live = live_on_each_database
+    register_tool(ToolConfig("dump", "Dump a file", QUERY, _dump))
+    live.script(
+        ["Reading\x00 it ", tool_call("dump", {"q": "a\x00b"}, id="t1")],
+        ["Done \ud83d\ude00 \udfff."],
+    )
+
+    response, frames = await live.chat("Read the file")
+
+    assert response.status_code == 200 and frames[-1].type == "complete"
+    streamed = streamed_text(frames)
+    assert streamed == "Reading\ufffd it [[tool:0]]Done 😀 \ufffd."
+    stored = (await live.messages(response.headers["x-conversation-id"]))[-1]
+    assert (stored["content"], stored["status"]) == (streamed, "complete")
+    [entry] = stored["tool_history"]
+    assert entry["input"] == {"q": "a\ufffdb"}
+    assert entry["output"] == "raw\ufffdbytes \ufffdend"

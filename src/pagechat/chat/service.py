@@ -50,6 +50,7 @@ from ..store.base import AssistantRecord, ChatStore, TurnIds
 from ..tools.types import ToolContext
 from .checkpoints import Checkpointer
 from .history import DEFAULT_HISTORY_BUDGET, build_history
+from .text import storable, storable_text
 
 __all__ = ["ChatConfig", "ChatService"]
 
@@ -232,7 +233,7 @@ class ChatService:
                 retry=self.config.retry,
             ):
                 if isinstance(event, AgentTextDelta):
-                    show(parser.feed(event.text))
+                    show(parser.feed(storable_text(event.text)))
                     # An instant model (or a burst of buffered deltas) would hold the
                     # loop until the turn ends: let readers and other runs in every
                     # millisecond or so, which still lets readers batch their writes.
@@ -245,7 +246,7 @@ class ChatService:
                     run.emit(
                         ToolStartEvent(
                             tool=event.tool_name,
-                            input=event.tool_input,
+                            input=storable(event.tool_input),
                             tool_use_id=event.tool_use_id,
                         )
                     )
@@ -267,11 +268,11 @@ class ChatService:
                     turn.tool_history.append(
                         ToolHistoryEntry(
                             tool_name=event.tool_name,
-                            input=event.tool_input,
-                            output=event.result_text,
+                            input=storable(event.tool_input),
+                            output=storable_text(event.result_text),
                             is_error=event.is_error,
                             tool_use_id=event.tool_use_id,
-                            payload=_tool_payload(event.payload),
+                            payload=_tool_payload(storable(event.payload)),
                         )
                     )
                     run.emit(
@@ -279,7 +280,7 @@ class ChatService:
                             tool=event.tool_name,
                             index=index,
                             is_error=event.is_error,
-                            output=event.result_text,
+                            output=storable_text(event.result_text),
                         )
                     )
                     show(f"[[tool:{index}]]")
