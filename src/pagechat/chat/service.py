@@ -265,11 +265,12 @@ class ChatService:
                     )
                 elif isinstance(event, AgentToolComplete):
                     index = len(turn.tool_history)
+                    output = storable_text(event.result_text)
                     turn.tool_history.append(
                         ToolHistoryEntry(
                             tool_name=event.tool_name,
                             input=storable(event.tool_input),
-                            output=storable_text(event.result_text),
+                            output=output,
                             is_error=event.is_error,
                             tool_use_id=event.tool_use_id,
                             payload=_tool_payload(storable(event.payload)),
@@ -280,7 +281,7 @@ class ChatService:
                             tool=event.tool_name,
                             index=index,
                             is_error=event.is_error,
-                            output=storable_text(event.result_text),
+                            output=output,
                         )
                     )
                     show(f"[[tool:{index}]]")
