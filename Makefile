@@ -11,7 +11,7 @@ SHARED  ?= ../shared
 
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: run test lint test-py test-web bench setup web chromium clean
+.PHONY: run test lint test-py test-web bench setup web chromium system-packages clean
 
 # --- set-up --------------------------------------------------------------------
 
@@ -31,9 +31,18 @@ web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
 
 web: web/dist/index.html
 
-# Debian's Chromium for the browser tests (playwright-core never downloads one).
-chromium:
-	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+# Debian's packages the tests start for real: Chromium for the browser tests
+# (playwright-core never downloads one), redis-server for the shared run log,
+# nginx as the load balancer in front of several workers.
+SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nginx:nginx
+
+system-packages:
+	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
+	  command -v $${pair%%:*} >/dev/null || [ -x /usr/sbin/$${pair%%:*} ] || missing="$$missing $${pair##*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
+
+chromium: system-packages
 
 # --- run -------------------------------------------------------------------------
 
@@ -50,7 +59,7 @@ lint: setup
 	$(BIN)/ruff format --check src tests bench web/e2e
 	$(BIN)/mypy
 
-test-py: setup
+test-py: setup system-packages
 	$(BIN)/pytest -q
 
 test-web: setup web/node_modules/.installed chromium

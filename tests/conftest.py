@@ -1,5 +1,8 @@
 """Shared fixtures: real databases (a SQLite file; PostgreSQL when configured), accounts, an app.
 
+Redis tests start their own `redis-server` (Debian's package) on a free port; without
+the binary they are skipped, except in CI, where that is a failure.
+
 PostgreSQL tests need PAGECHAT_TEST_POSTGRES_URL (postgresql+asyncpg://..., a role
 allowed to create databases); each test gets a database of its own. Without the
 variable they are skipped — except in CI (CI=true), where that is a failure.
@@ -9,7 +12,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 import httpx
@@ -31,6 +34,7 @@ from pagechat.models import FunctionModel, ScriptItem
 from pagechat.server import create_app
 from pagechat.store import SqlChatStore, create_engine, create_sessionmaker, upgrade_async
 from pagechat.store.users import create_user, principal_of
+from tests.support.redis_server import RedisServer, redis_server_binary
 
 # Importing schemathesis (its pytest plugin does, at start-up) swaps Hypothesis' example
 # printer for one that prints nothing, for speed on large schemas: every Hypothesis test
@@ -65,6 +69,22 @@ async def postgres_url() -> AsyncIterator[str]:
             await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     finally:
         await admin.dispose()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A real redis-server of this test's own (persistence off), stopped afterwards."""
+    server = RedisServer(redis_server_binary())
+    server.start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    return redis_server.url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -18,6 +18,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
 
     database_url: str = Field(default="sqlite+aiosqlite:///./pagechat.db", alias="DATABASE_URL")
+    redis_url: str | None = Field(default=None, alias="REDIS_URL")
+    """Shared run logs, cancels and quotas for several workers; unset: one process, in memory."""
     secret: str | None = Field(default=None, alias="PAGECHAT_SECRET")
     """JWT signing key. Unset in development: one is generated and kept in `state_dir`."""
     state_dir: Path = Field(default=Path(".pagechat"), alias="PAGECHAT_STATE_DIR")
