@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     app: str | None = Field(default=None, alias="PAGECHAT_APP")
     """The application `pagechat serve` runs, as `module:factory` (`horizon.app:create_app`)."""
     cancel_on_disconnect: bool = Field(default=False, alias="PAGECHAT_CANCEL_ON_DISCONNECT")
+    metrics_token: str | None = Field(default=None, alias="PAGECHAT_METRICS_TOKEN")
+    """Bearer token a Prometheus scraper sends to read `/metrics` (admins need none)."""
     web_dir: Path | None = Field(default=None, alias="PAGECHAT_WEB_DIR")
     """Built web UI to serve at `/` (default: `web/dist` when it exists)."""
 

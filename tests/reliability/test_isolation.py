@@ -31,6 +31,8 @@ AUDIT_SECRET = "ledger-7f3a-internal"
 """What the page's context builder adds on the server: only admins may see it."""
 
 PUBLIC = {("POST", "/api/auth/login"), ("GET", "/api/health"), ("MOUNT", "web")}
+ADMIN_ONLY = {("GET", "/metrics")}
+"""Operators' routes: an admin's token (or the scraper's) reads them, nobody else."""
 """Routes that need no token: login, liveness and the web UI's static files."""
 
 FRAMEWORK_DOCS = {
@@ -193,7 +195,7 @@ def _app_routes(live: Live) -> set[tuple[str, str]]:
 async def test_every_route_is_public_or_checked(live: Live) -> None:
     routes = _app_routes(live)
 
-    unchecked = routes - PUBLIC - FRAMEWORK_DOCS - set(CHECKED)
+    unchecked = routes - PUBLIC - FRAMEWORK_DOCS - ADMIN_ONLY - set(CHECKED)
 
     assert unchecked == set(), f"add these routes to CHECKED or PUBLIC: {sorted(unchecked)}"
     assert set(CHECKED) <= routes, f"CHECKED names routes the app lacks: {set(CHECKED) - routes}"
@@ -203,6 +205,17 @@ async def test_the_generated_api_docs_need_a_token(live: Live) -> None:
     for method, path in sorted(FRAMEWORK_DOCS & _app_routes(live)):
         response = await live.client.request(method, path)
         assert response.status_code in (401, 404), f"{method} {path}: {response.status_code}"
+
+
+async def test_admin_only_routes_refuse_users_and_strangers(live: Live) -> None:
+    for method, path in sorted(ADMIN_ONLY):
+        stranger = await live.client.request(method, path)
+        assert stranger.status_code == 401, f"{method} {path}: {stranger.status_code}"
+        user = await live.client.request(method, path, headers=live.alice.headers)
+        assert user.status_code == 403, f"{method} {path}: {user.status_code}"
+        assert user.json()["detail"]
+        admin = await live.client.request(method, path, headers=live.admin.headers)
+        assert admin.status_code == 200, f"{method} {path}: {admin.status_code}"
 
 
 # --- another user ------------------------------------------------------------------

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from ..metrics import RunMetrics
 from ..protocol import CancelledEvent, ErrorEvent, StreamEvent
 from .log import EventLog, MemoryEventLog
 
@@ -42,6 +43,8 @@ class Run:
     task: asyncio.Task[None] | None = None
     terminal: str | None = None
     """Type of the terminal event once written: complete, error or cancelled."""
+    metrics: RunMetrics | None = None
+    """Set on the worker that runs the answer: its events feed the Prometheus figures."""
 
     @property
     def done(self) -> bool:
@@ -50,6 +53,8 @@ class Run:
     def emit(self, event: StreamEvent) -> int:
         """Append an event; a terminal one (complete, error, cancelled) closes the log."""
         seq = self.log.append(event)
+        if self.metrics is not None:
+            self.metrics.observe(event.type, event)
         if event.type in _TERMINAL:
             self.terminal = event.type
             self.finished_at = time.monotonic()
@@ -78,6 +83,7 @@ class RunManager:
     ) -> Run:
         self._sweep()
         run = Run(run_id or uuid.uuid4().hex, owner_id, conversation_id, MemoryEventLog())
+        run.metrics = RunMetrics()
         self._runs[run.id] = run
         run.task = asyncio.create_task(self._drive(run, body), name=f"run-{run.id}")
         return run

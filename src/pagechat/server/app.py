@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..chat import ChatConfig, ChatService
 from ..chat.service import ModelSource
+from ..metrics import count_database_errors
 from ..models.base import Model
 from ..models.factory import model_from_settings
 from ..runs import RunManager
@@ -25,7 +26,7 @@ from ..store.migrate import upgrade_async
 from ..store.sql import SqlChatStore
 from .deps import Authenticator
 from .limits import BodySizeLimit
-from .routes import actions, auth, chat, conversations, health
+from .routes import actions, auth, chat, conversations, health, metrics
 from .static import SpaStaticFiles
 
 __all__ = ["StartupHook", "create_app", "create_app_from_settings"]
@@ -51,12 +52,15 @@ def create_app(
     on_shutdown: Sequence[Hook] = (),
     routers: Sequence[APIRouter] = (),
     sessions: async_sessionmaker[AsyncSession] | None = None,
+    metrics_token: str | None = None,
 ) -> FastAPI:
     """Build the app. Everything it needs is passed in, so tests can wire real parts freely.
 
     `routers` are an application's own routes (mounted before the web UI).
     `sessions` gives tools (`ToolContext.session`), server actions and `SessionDep`
     routes a database session.
+
+    `metrics_token` lets a Prometheus scraper read `/metrics` (admins always can).
 
     `on_startup` hooks run, in order, before the first request; `on_shutdown` hooks
     after the live runs have been stopped (and stored).
@@ -91,6 +95,7 @@ def create_app(
     app.state.sessions = sessions
     app.state.authenticator = authenticator
     app.state.cancel_on_disconnect = cancel_on_disconnect
+    app.state.metrics_token = metrics_token
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
 
     @app.exception_handler(RequestValidationError)
@@ -111,6 +116,7 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(actions.router)
     app.include_router(conversations.router)
+    app.include_router(metrics.router)
     for router in routers:
         app.include_router(router)
     if static_dir is not None and static_dir.is_dir():
@@ -148,6 +154,7 @@ def create_app_from_settings(
 
     settings = settings or get_settings()
     engine = create_engine(settings.database_url)
+    count_database_errors(engine)
     sessions = create_sessionmaker(engine)
     store = SqlChatStore(sessions)
     authenticator = JwtAuthenticator(
@@ -193,4 +200,5 @@ def create_app_from_settings(
         on_shutdown=[close_database],
         routers=routers,
         sessions=sessions,
+        metrics_token=settings.metrics_token,
     )

@@ -1,0 +1,137 @@
+"""Prometheus metrics: what operators watch on a pagechat deployment.
+
+Every event a run emits passes through `RunMetrics.observe`, so the figures are
+those of what users actually saw stream: time to the first text, the gaps
+between deltas, how runs ended. Database errors are counted from SQLAlchemy's
+own error hook, Redis errors where the shared run log meets them.
+
+Several worker processes on one host share their figures through
+`prometheus_client`'s multiprocess mode (`PROMETHEUS_MULTIPROC_DIR`, which
+`pagechat serve --workers N` sets); each host is scraped on its own.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client import multiprocess as _multiprocess
+from sqlalchemy import event as _sa_event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+__all__ = [
+    "CONTENT_TYPE_LATEST",
+    "DATABASE_ERRORS",
+    "REDIS_ERRORS",
+    "RUNS_ACTIVE",
+    "RunMetrics",
+    "count_database_errors",
+    "render_latest",
+]
+
+# Buckets for a human waiting on a chat answer: tens of ms to a minute.
+_FIRST_TOKEN_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)
+# Gaps between deltas: a model streams every few tens of ms; stalls of seconds matter.
+_GAP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+RUNS_ACTIVE = Gauge(
+    "pagechat_runs_active",
+    "Answers running now.",
+    multiprocess_mode="livesum",
+)
+RUNS_STARTED = Counter("pagechat_runs_started", "Answers started.")
+RUN_OUTCOMES = Counter(
+    "pagechat_run_outcomes",
+    "Answers ended, by how they ended (complete, cancelled, error) and error code.",
+    ["outcome", "code"],
+)
+TEXT_DELTAS = Counter("pagechat_text_deltas", "Text delta events streamed to users.")
+TEXT_CHARS = Counter("pagechat_text_chars", "Characters of answer text streamed to users.")
+MODEL_TOKENS = Counter(
+    "pagechat_model_tokens",
+    "Model tokens of ended answers, as the provider reported them.",
+    ["kind"],
+)
+TIME_TO_FIRST_TOKEN = Histogram(
+    "pagechat_time_to_first_token_seconds",
+    "From the start of an answer to its first text delta.",
+    buckets=_FIRST_TOKEN_BUCKETS,
+)
+INTER_TOKEN = Histogram(
+    "pagechat_inter_token_seconds",
+    "Between consecutive text deltas of one answer.",
+    buckets=_GAP_BUCKETS,
+)
+REDIS_ERRORS = Counter("pagechat_redis_errors", "Redis operations that failed.", ["operation"])
+DATABASE_ERRORS = Counter("pagechat_database_errors", "Database statements that raised.", ["error"])
+
+
+class RunMetrics:
+    """One run's timing; `observe` is called with every event the run emits."""
+
+    __slots__ = ("_ended", "_last_delta", "_started")
+
+    def __init__(self) -> None:
+        self._started = time.monotonic()
+        self._last_delta: float | None = None
+        self._ended = False
+        RUNS_STARTED.inc()
+        RUNS_ACTIVE.inc()
+
+    def observe(self, event_type: str, event: Any) -> None:
+        # The hot path: one text delta per call, so only the cheap branch runs for it.
+        if event_type == "text_delta":
+            now = time.monotonic()
+            last = self._last_delta
+            if last is None:
+                TIME_TO_FIRST_TOKEN.observe(now - self._started)
+            else:
+                INTER_TOKEN.observe(now - last)
+            self._last_delta = now
+            TEXT_DELTAS.inc()
+            TEXT_CHARS.inc(len(event.text))
+        elif event_type == "complete":
+            usage = event.payload.usage
+            if usage is not None:
+                MODEL_TOKENS.labels("input").inc(usage.input_tokens)
+                MODEL_TOKENS.labels("output").inc(usage.output_tokens)
+            self._end("complete", "")
+        elif event_type == "error":
+            self._end("error", event.code or "unknown")
+        elif event_type == "cancelled":
+            self._end("cancelled", "")
+
+    def _end(self, outcome: str, code: str) -> None:
+        if self._ended:
+            return
+        self._ended = True
+        RUN_OUTCOMES.labels(outcome, code).inc()
+        RUNS_ACTIVE.dec()
+
+
+def count_database_errors(engine: AsyncEngine) -> None:
+    """Count every statement the engine fails to run, by exception class."""
+
+    def _on_error(context: Any) -> None:
+        error = context.original_exception
+        DATABASE_ERRORS.labels(type(error).__name__).inc()
+
+    _sa_event.listen(engine.sync_engine, "handle_error", _on_error)
+
+
+def render_latest() -> bytes:
+    """The text exposition of this process, or of every worker of this host."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        _multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return generate_latest(registry)
+    return generate_latest()
