@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     cancel_on_disconnect: bool = Field(default=False, alias="PAGECHAT_CANCEL_ON_DISCONNECT")
     metrics_token: str | None = Field(default=None, alias="PAGECHAT_METRICS_TOKEN")
     """Bearer token a Prometheus scraper sends to read `/metrics` (admins need none)."""
+    otel_tracing: bool = Field(default=False, alias="PAGECHAT_OTEL_TRACING")
+    """OpenTelemetry traces of answers over OTLP/HTTP (`OTEL_EXPORTER_OTLP_*` configure it)."""
     web_dir: Path | None = Field(default=None, alias="PAGECHAT_WEB_DIR")
     """Built web UI to serve at `/` (default: `web/dist` when it exists)."""
 

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from opentelemetry.trace import Tracer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..agent import (
@@ -45,9 +46,10 @@ from ..protocol import (
     ToolStartEvent,
     Usage,
 )
-from ..runs import Run, RunManager
+from ..runs import Run, RunManager, RunObserver
 from ..store.base import AssistantRecord, ChatStore, TurnIds
 from ..tools.types import ToolContext
+from ..tracing import RunTracer
 from .checkpoints import Checkpointer
 from .history import DEFAULT_HISTORY_BUDGET, build_history
 from .text import storable, storable_text
@@ -114,8 +116,10 @@ class ChatService:
         runs: RunManager,
         config: ChatConfig | None = None,
         sessions: async_sessionmaker[AsyncSession] | None = None,
+        tracer: Tracer | None = None,
     ) -> None:
         self._model = model
+        self._tracer = tracer
         self.store = store
         self.runs = runs
         self.config = config or ChatConfig()
@@ -156,8 +160,24 @@ class ChatService:
         async def body(run: Run) -> None:
             await self._run(run, user, request, setup, ids, earlier)
 
+        observers: list[RunObserver] = []
+        if self._tracer is not None:
+            model = self.model
+            observers.append(
+                RunTracer(
+                    self._tracer,
+                    run_id=run_id,
+                    conversation_id=ids.conversation_id,
+                    provider=model.provider,
+                    model=model.name,
+                )
+            )
         return self.runs.start(
-            owner_id=user.id, conversation_id=ids.conversation_id, body=body, run_id=run_id
+            owner_id=user.id,
+            conversation_id=ids.conversation_id,
+            body=body,
+            run_id=run_id,
+            observers=observers,
         )
 
     async def _run(

@@ -12,20 +12,27 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from ..metrics import RunMetrics
 from ..protocol import CancelledEvent, ErrorEvent, StreamEvent
 from .log import EventLog, MemoryEventLog
 
-__all__ = ["Run", "RunManager", "RunNotFound"]
+__all__ = ["Run", "RunManager", "RunNotFound", "RunObserver"]
 
 logger = logging.getLogger(__name__)
 
 _TERMINAL = frozenset({"complete", "error", "cancelled"})
 
 RunBody = Callable[["Run"], Awaitable[None]]
+
+
+class RunObserver(Protocol):
+    """Sees every event the run emits, as it is emitted (metrics, traces)."""
+
+    def observe(self, event_type: str, event: Any) -> None: ...
 
 
 class RunNotFound(LookupError):
@@ -43,8 +50,8 @@ class Run:
     task: asyncio.Task[None] | None = None
     terminal: str | None = None
     """Type of the terminal event once written: complete, error or cancelled."""
-    metrics: RunMetrics | None = None
-    """Set on the worker that runs the answer: its events feed the Prometheus figures."""
+    observers: tuple[RunObserver, ...] = ()
+    """Set on the worker that runs the answer: the metrics, and the trace when on."""
 
     @property
     def done(self) -> bool:
@@ -53,8 +60,8 @@ class Run:
     def emit(self, event: StreamEvent) -> int:
         """Append an event; a terminal one (complete, error, cancelled) closes the log."""
         seq = self.log.append(event)
-        if self.metrics is not None:
-            self.metrics.observe(event.type, event)
+        for observer in self.observers:
+            observer.observe(event.type, event)
         if event.type in _TERMINAL:
             self.terminal = event.type
             self.finished_at = time.monotonic()
@@ -80,10 +87,11 @@ class RunManager:
         conversation_id: str | None,
         body: RunBody,
         run_id: str | None = None,
+        observers: Sequence[RunObserver] = (),
     ) -> Run:
         self._sweep()
         run = Run(run_id or uuid.uuid4().hex, owner_id, conversation_id, MemoryEventLog())
-        run.metrics = RunMetrics()
+        run.observers = (RunMetrics(), *observers)
         self._runs[run.id] = run
         run.task = asyncio.create_task(self._drive(run, body), name=f"run-{run.id}")
         return run

@@ -11,6 +11,7 @@ from pathlib import Path
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from opentelemetry.trace import Tracer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..chat import ChatConfig, ChatService
@@ -24,6 +25,7 @@ from ..store.base import ChatStore
 from ..store.db import create_engine, create_sessionmaker, display_url
 from ..store.migrate import upgrade_async
 from ..store.sql import SqlChatStore
+from ..tracing import configure_tracing
 from .deps import Authenticator
 from .limits import BodySizeLimit
 from .routes import actions, auth, chat, conversations, health, metrics
@@ -53,6 +55,7 @@ def create_app(
     routers: Sequence[APIRouter] = (),
     sessions: async_sessionmaker[AsyncSession] | None = None,
     metrics_token: str | None = None,
+    tracer: Tracer | None = None,
 ) -> FastAPI:
     """Build the app. Everything it needs is passed in, so tests can wire real parts freely.
 
@@ -60,7 +63,8 @@ def create_app(
     `sessions` gives tools (`ToolContext.session`), server actions and `SessionDep`
     routes a database session.
 
-    `metrics_token` lets a Prometheus scraper read `/metrics` (admins always can).
+    `metrics_token` lets a Prometheus scraper read `/metrics` (admins always can);
+    `tracer` (see `pagechat.tracing`) traces every answer.
 
     `on_startup` hooks run, in order, before the first request; `on_shutdown` hooks
     after the live runs have been stopped (and stored).
@@ -90,7 +94,12 @@ def create_app(
     )
     app.state.runs = run_manager
     app.state.chat = ChatService(
-        model=model, store=store, runs=run_manager, config=config, sessions=sessions
+        model=model,
+        store=store,
+        runs=run_manager,
+        config=config,
+        sessions=sessions,
+        tracer=tracer,
     )
     app.state.sessions = sessions
     app.state.authenticator = authenticator
@@ -201,4 +210,5 @@ def create_app_from_settings(
         routers=routers,
         sessions=sessions,
         metrics_token=settings.metrics_token,
+        tracer=configure_tracing() if settings.otel_tracing else None,
     )
