@@ -192,6 +192,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0 if server.started else 3
 
 
+def _cmd_mcp_serve(args: argparse.Namespace) -> int:
+    from .mcp.server import McpUserNotFound, serve_app_tools
+    from .settings import Settings
+
+    app = _load_app(args.app or Settings().app)
+    try:
+        asyncio.run(serve_app_tools(app, user_email=args.user))
+    except McpUserNotFound as exc:
+        raise _Failure(str(exc)) from None
+    return 0
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
     from .doctor import diagnose
     from .settings import Settings
@@ -216,6 +228,15 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--app", help=_APP_HELP)
     serve.set_defaults(func=_cmd_serve)
+
+    mcp = sub.add_parser("mcp", help="pagechat and the Model Context Protocol")
+    mcp_sub = mcp.add_subparsers(dest="mcp_command", required=True)
+    mcp_serve = mcp_sub.add_parser(
+        "serve", help="serve the app's global tools to an MCP client over stdio"
+    )
+    mcp_serve.add_argument("--app", help=_APP_HELP)
+    mcp_serve.add_argument("--user", help="the account tool calls act as (email)")
+    mcp_serve.set_defaults(func=_cmd_mcp_serve)
 
     doctor = sub.add_parser("doctor", help="show the active provider and model, check it answers")
     doctor.add_argument("--timeout", type=float, default=30.0)
@@ -245,11 +266,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from .auth.tokens import WeakSecret
+    from .mcp.config import McpConfigError
 
     args = _parser().parse_args(argv)
     try:
         code: int = args.func(args)
     except _Failure as exc:
+        print(f"pagechat: error: {exc}", file=sys.stderr)
+        return 1
+    except McpConfigError as exc:
         print(f"pagechat: error: {exc}", file=sys.stderr)
         return 1
     except WeakSecret as exc:

@@ -48,6 +48,8 @@ class Settings(BaseSettings):
     """Bearer token a Prometheus scraper sends to read `/metrics` (admins need none)."""
     otel_tracing: bool = Field(default=False, alias="PAGECHAT_OTEL_TRACING")
     """OpenTelemetry traces of answers over OTLP/HTTP (`OTEL_EXPORTER_OTLP_*` configure it)."""
+    mcp_config: Path | None = Field(default=None, alias="PAGECHAT_MCP_CONFIG")
+    """A JSON file of MCP servers whose tools the assistant may use (`{"mcpServers": ...}`)."""
     web_dir: Path | None = Field(default=None, alias="PAGECHAT_WEB_DIR")
     """Built web UI to serve at `/` (default: `web/dist` when it exists)."""
 

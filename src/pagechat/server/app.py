@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..chat import ChatConfig, ChatService
 from ..chat.service import ModelSource
+from ..mcp import McpServer, McpTools, load_mcp_config
 from ..metrics import count_database_errors
 from ..models.base import Model
 from ..models.factory import model_from_settings
@@ -148,6 +149,7 @@ def create_app_from_settings(
     routers: Sequence[APIRouter] = (),
     on_startup: Sequence[StartupHook] = (),
     offline_model: Callable[[], Model] | None = None,
+    mcp_servers: Sequence[McpServer] = (),
 ) -> FastAPI:
     """The app as `pagechat serve` runs it: SQL store, JWT accounts, migrations at startup.
 
@@ -155,6 +157,8 @@ def create_app_from_settings(
     `version_locations`), answers left `running` by a previous process are marked
     `interrupted`, then the application's `on_startup` hooks run. `model` defaults
     to the one the settings select; with no API key that is `offline_model()`.
+    The tools of `mcp_servers`, and of those `PAGECHAT_MCP_CONFIG` lists, join the
+    tool registry at startup; their sessions close at shutdown.
     """
     # Imported here: pagechat.auth builds on this package's Authenticator.
     from ..auth.authenticator import JwtAuthenticator
@@ -176,6 +180,9 @@ def create_app_from_settings(
         ),
     )
 
+    servers = [*mcp_servers, *(load_mcp_config(settings.mcp_config) if settings.mcp_config else ())]
+    mcp = McpTools(servers) if servers else None
+
     async def prepare_database() -> None:
         await upgrade_async(engine, version_locations=version_locations)
         interrupted = await store.mark_interrupted()
@@ -184,10 +191,14 @@ def create_app_from_settings(
         logger.info("database ready at %s", display_url(settings.database_url))
         for hook in on_startup:
             await hook(sessions)
+        if mcp is not None:
+            await mcp.start()
 
     chosen = model if model is not None else model_from_settings(settings, offline=offline_model)
 
     async def close_database() -> None:
+        if mcp is not None:
+            await mcp.aclose()
         if model is None and isinstance(chosen, Model):
             await chosen.aclose()  # made here, so closed here: its HTTP connections
         await engine.dispose()

@@ -1,0 +1,78 @@
+"""`pagechat mcp serve`: an app's tools for MCP clients, driven by the SDK's own client."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+ROOT = Path(__file__).resolve().parents[3]
+PAGECHAT = str(Path(sys.executable).with_name("pagechat"))
+APP = "tests.pagechat.mcp.mcp_app:create_app"
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/mcp.db",
+        "PAGECHAT_STATE_DIR": str(tmp_path / "state"),
+        "PAGECHAT_PROVIDER": "offline",
+    }
+
+
+def _server(env: dict[str, str], *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=PAGECHAT, args=["mcp", "serve", "--app", APP, *extra], env=env, cwd=str(ROOT)
+    )
+
+
+async def test_an_mcp_client_lists_and_calls_the_apps_tools(env: dict[str, str]) -> None:
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress_: float, total: float | None, message: str | None) -> None:
+        progress.append((progress_, total, message))
+
+    async with Client(_server(env)) as client:
+        listing = await client.list_tools()
+        shouted = await client.call_tool("shout", {"text": "hello"}, progress_callback=on_progress)
+        invalid = await client.call_tool("shout", {"text": 42})
+        unknown = await client.call_tool("secret", {})
+
+    names = {t.name for t in listing.tools}
+    assert "shout" in names and "secret" not in names, "admin-only tools need an admin account"
+    shout = next(t for t in listing.tools if t.name == "shout")
+    assert shout.input_schema["required"] == ["text"]
+    assert (shouted.is_error, shouted.content[0].text) == (False, "HELLO! (asked by someone)")
+    assert progress == [(0.5, 1.0, "Taking a breath")]
+    assert invalid.is_error and "Invalid input for shout" in invalid.content[0].text
+    assert unknown.is_error and "No tool named 'secret'" in unknown.content[0].text
+
+
+async def test_an_admin_account_gets_the_admin_tools(env: dict[str, str]) -> None:
+    subprocess.run(
+        [PAGECHAT, "users", "create", "root@example.com", "--password", "a long passphrase",
+         "--admin", "--app", APP],
+        env=env, cwd=ROOT, check=True, capture_output=True,
+    )  # fmt: skip
+    async with Client(_server(env, "--user", "root@example.com")) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        secret = await client.call_tool("secret", {})
+        shouted = await client.call_tool("shout", {"text": "hi"})
+    assert "secret" in names
+    assert secret.content[0].text == "the admin's secret"
+    assert shouted.content[0].text == "HI! (asked by an admin)"
+
+
+def test_an_unknown_user_is_a_clear_error(env: dict[str, str]) -> None:
+    done = subprocess.run(
+        [PAGECHAT, "mcp", "serve", "--app", APP, "--user", "nobody@example.com"],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "pagechat: error: no account for nobody@example.com" in done.stderr
