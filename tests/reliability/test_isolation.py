@@ -146,6 +146,21 @@ CHECKED: dict[tuple[str, str], Route] = {
         "/api/chat/stream",
         lambda w: {"message": "And now?", "conversation_id": w.conversation_id, "context": LEDGER},
     ),
+    ("POST", "/api/agui/{page}"): Route(
+        "POST",
+        "/api/agui/ledger",
+        # A thread named like Alice's conversation still reaches only the caller's own.
+        lambda w: {
+            "threadId": w.conversation_id,
+            "runId": "r1",
+            "messages": [{"id": "m1", "role": "user", "content": "And now?"}],
+            "state": {"account": "A-1"},
+            "tools": [],
+            "context": [],
+            "forwardedProps": {},
+        },
+        stranger="own",
+    ),
     ("GET", "/api/chat/runs/{run_id}/events"): Route(
         "GET", "/api/chat/runs/{run_id}/events?after=0"
     ),
@@ -243,12 +258,15 @@ async def test_another_user_gets_404_and_changes_nothing(
     response = await route.send(live, world, live.bob.headers)
 
     if route.stranger == "own":
-        body = response.json()
         assert response.status_code == 200
-        assert (
-            world.conversation_id not in response.text and live.alice.user.id not in response.text
-        )
-        assert body.get("id", live.bob.user.id) == live.bob.user.id
+        assert live.alice.user.id not in response.text
+        if response.headers["content-type"].startswith("text/event-stream"):
+            # An AG-UI run echoes the thread id the caller sent; the answer went elsewhere.
+            (finished,) = [d for d in _documents(response) if d.get("type") == "RUN_FINISHED"]
+            assert finished["result"]["conversation_id"] != world.conversation_id
+        else:
+            assert world.conversation_id not in response.text
+            assert response.json().get("id", live.bob.user.id) == live.bob.user.id
     else:
         assert response.status_code == 404, response.text
         assert response.json()["detail"] in ("Conversation not found", "Run not found")

@@ -29,7 +29,7 @@ from ..store.sql import SqlChatStore
 from ..tracing import configure_tracing
 from .deps import Authenticator
 from .limits import BodySizeLimit
-from .routes import actions, auth, chat, conversations, health, metrics
+from .routes import actions, agui, auth, chat, conversations, health, metrics
 from .static import SpaStaticFiles
 
 __all__ = ["StartupHook", "create_app", "create_app_from_settings"]
@@ -124,6 +124,7 @@ def create_app(
     app.include_router(health.router)
     app.include_router(auth.router)
     app.include_router(chat.router)
+    app.include_router(agui.router)
     app.include_router(actions.router)
     app.include_router(conversations.router)
     app.include_router(metrics.router)

@@ -115,6 +115,16 @@ class ChatStore(abc.ABC):
     ) -> str:
         """Record an applied server action in the conversation, so the model sees it next turn."""
 
+    @abc.abstractmethod
+    async def ensure_conversation(
+        self, *, user: Principal, conversation_id: str, title: str
+    ) -> bool:
+        """Create the user's conversation with this id unless it exists; True if created.
+
+        For clients that name their threads (AG-UI). Raises ConversationNotFound when the
+        id is another user's.
+        """
+
     # --- conversations, as the history routes show them ----------------------
 
     @abc.abstractmethod

@@ -163,6 +163,27 @@ async def delete_conversation(
     await session.execute(delete(Conversation).where(Conversation.id == conversation_id))
 
 
+async def ensure_conversation(
+    *, session: AsyncSession, owner_id: str, conversation_id: str, title: str
+) -> bool:
+    existing = await session.get(Conversation, conversation_id)
+    if existing is not None:
+        if existing.owner_id != owner_id:
+            raise ConversationNotFound(conversation_id)
+        return False
+    now = utcnow()
+    session.add(
+        Conversation(
+            id=conversation_id,
+            owner_id=owner_id,
+            title=make_title(title),
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    return True
+
+
 async def begin_turn(
     *,
     session: AsyncSession,

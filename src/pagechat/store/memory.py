@@ -60,6 +60,19 @@ class MemoryChatStore(ChatStore):
             raise ConversationNotFound(conversation_id)
         return conv
 
+    async def ensure_conversation(
+        self, *, user: Principal, conversation_id: str, title: str
+    ) -> bool:
+        existing = self.conversations.get(conversation_id)
+        if existing is not None:
+            if existing.owner_id != user.id:
+                raise ConversationNotFound(conversation_id)
+            return False
+        self.conversations[conversation_id] = _Conversation(
+            conversation_id, user.id, make_title(title)
+        )
+        return True
+
     async def begin_turn(
         self,
         *,

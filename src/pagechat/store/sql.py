@@ -60,6 +60,14 @@ class SqlChatStore(ChatStore):
                 run_id=run_id,
             )
 
+    async def ensure_conversation(
+        self, *, user: Principal, conversation_id: str, title: str
+    ) -> bool:
+        async with self._writing() as session:
+            return await crud.ensure_conversation(
+                session=session, owner_id=user.id, conversation_id=conversation_id, title=title
+            )
+
     async def history(
         self, *, user: Principal, conversation_id: str, limit: int = 200
     ) -> list[MessagePublic]:
