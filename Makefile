@@ -58,6 +58,7 @@ lint: setup
 	$(BIN)/ruff check src tests bench web/e2e
 	$(BIN)/ruff format --check src tests bench web/e2e
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 test-py: setup system-packages
 	$(BIN)/pytest -q

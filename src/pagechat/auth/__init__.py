@@ -1,8 +1,6 @@
 """Accounts and bearer tokens: argon2 passwords, HS256 JWTs, login throttling."""
 
 from .accounts import DEMO_EMAIL, DEMO_PASSWORD, InvalidEmail, create_account, ensure_account
-
-# Last: it imports the server's Authenticator, and the server imports the modules above.
 from .authenticator import JwtAuthenticator
 from .limits import LoginLimiter
 from .login import InvalidCredentials, LoginThrottled, PasswordLogin

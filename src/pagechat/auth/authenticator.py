@@ -8,8 +8,7 @@ from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..identity import Principal
-from ..server.deps import Authenticator
+from ..identity import Authenticator, Principal
 from ..store.users import (
     get_user,
     get_user_by_email,

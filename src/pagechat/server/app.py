@@ -14,8 +14,12 @@ from fastapi.responses import JSONResponse
 from opentelemetry.trace import Tracer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from ..auth.authenticator import JwtAuthenticator
+from ..auth.limits import LoginLimiter
+from ..auth.secret import resolve_secret
 from ..chat import ChatConfig, ChatService
 from ..chat.service import ModelSource
+from ..identity import Authenticator
 from ..mcp import McpServer, McpTools, load_mcp_config
 from ..metrics import count_database_errors
 from ..models.base import Model
@@ -27,7 +31,6 @@ from ..store.db import create_engine, create_sessionmaker, display_url
 from ..store.migrate import upgrade_async
 from ..store.sql import SqlChatStore
 from ..tracing import configure_tracing
-from .deps import Authenticator
 from .limits import BodySizeLimit
 from .routes import actions, agui, auth, chat, conversations, health, metrics
 from .static import SpaStaticFiles
@@ -161,11 +164,6 @@ def create_app_from_settings(
     The tools of `mcp_servers`, and of those `PAGECHAT_MCP_CONFIG` lists, join the
     tool registry at startup; their sessions close at shutdown.
     """
-    # Imported here: pagechat.auth builds on this package's Authenticator.
-    from ..auth.authenticator import JwtAuthenticator
-    from ..auth.limits import LoginLimiter
-    from ..auth.secret import resolve_secret
-
     settings = settings or get_settings()
     engine = create_engine(settings.database_url)
     count_database_errors(engine)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import abc
 from collections.abc import AsyncIterator
 from typing import Annotated
 
@@ -11,7 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..chat import ChatService
-from ..identity import Principal
+from ..identity import Authenticator, Principal, StaticTokens
 from ..runs import RunManager
 
 __all__ = [
@@ -26,23 +25,6 @@ __all__ = [
 ]
 
 _bearer = HTTPBearer(auto_error=False)
-
-
-class Authenticator(abc.ABC):
-    """Turns a bearer token into a user, or None when the token is not valid."""
-
-    @abc.abstractmethod
-    async def authenticate(self, token: str) -> Principal | None: ...
-
-
-class StaticTokens(Authenticator):
-    """Fixed tokens, for tests and for embedding pagechat behind another auth layer."""
-
-    def __init__(self, tokens: dict[str, Principal]) -> None:
-        self._tokens = dict(tokens)
-
-    async def authenticate(self, token: str) -> Principal | None:
-        return self._tokens.get(token)
 
 
 def _unauthorized(detail: str) -> HTTPException:
