@@ -59,7 +59,7 @@ class _Stream(asyncio.Protocol):
         # uvloop's transports are not asyncio.Transport subclasses; they quack alike.
         self.transport = cast(asyncio.Transport, transport)
         self.t_connected = _MONO()
-        transport.write(self.request)
+        self.transport.write(self.request)
 
     def data_received(self, data: bytes) -> None:
         t = _MONO()

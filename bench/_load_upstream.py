@@ -210,7 +210,7 @@ class _Connection(asyncio.Protocol):
         up.peak_active = max(up.peak_active, up.active)
         self.busy = True
         self.sent = up.timings[key] = []
-        message = {
+        message: dict[str, object] = {
             "id": f"msg_bench_{up.ids:06d}",
             "type": "message",
             "role": "assistant",
@@ -250,7 +250,7 @@ class _Connection(asyncio.Protocol):
     def _schedule(self, i: int) -> None:
         loop = asyncio.get_running_loop()
         if i == len(self.words):
-            self.handles = [loop.call_soon(self._end, i)]
+            self.handles = [loop.call_later(0, self._end, i)]
             return
         # One pending timer per stream: fewer live objects, and the end cannot overtake a token.
         self.handles = [loop.call_at(self.t0 + (i + 1) * self.up.gap, self._send, i)]

@@ -156,7 +156,7 @@ def _wait_http(url: str, proc: subprocess.Popen[bytes], deadline: Deadline, log:
     while time.monotonic() < stop:
         if proc.poll() is not None:
             tail = log.read_text(errors="replace")[-2000:]
-            raise RuntimeError(f"{proc.args} exited with {proc.returncode}:\n{tail}")
+            raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}:\n{tail}")
         with contextlib.suppress(httpx.HTTPError):
             if httpx.get(url, timeout=1).status_code == 200:
                 return

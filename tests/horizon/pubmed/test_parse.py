@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import IO, cast
 from xml.sax.saxutils import escape
 
-import psutil  # type: ignore[import-untyped]
+import psutil
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Generator
 from typing import Any
 
 import pytest
@@ -91,12 +91,15 @@ async def test_one_tool_result_goes_back_to_the_model() -> None:
 
 
 async def test_two_tools_in_one_turn_run_in_the_order_asked() -> None:
-    order: list[str] = []
+    # The first call is the slower one: run side by side, the second would finish first.
+    delays = {"first": 0.05, "second": 0.0}
+    trace: list[str] = []
 
     async def slow(params: dict[str, Any], ctx: ToolContext) -> str:
-        await asyncio.sleep(0.02)
-        order.append(params["q"])
-        return params["q"]
+        trace.append(f"start {params['q']}")
+        await asyncio.sleep(delays[params["q"]])
+        trace.append(f"end {params['q']}")
+        return str(params["q"])
 
     model = ScriptedModel(
         [[tool_call("t", {"q": "first"}), tool_call("t", {"q": "second"})], ["ok"]]
@@ -104,7 +107,8 @@ async def test_two_tools_in_one_turn_run_in_the_order_asked() -> None:
     events = await _collect(model, [_tool("t", slow)])
     starts = [e.tool_input["q"] for e in events if isinstance(e, AgentToolStart)]
     completes = [e.result_text for e in events if isinstance(e, AgentToolComplete)]
-    assert starts == completes == order == ["first", "second"]
+    assert starts == completes == ["first", "second"]
+    assert trace == ["start first", "end first", "start second", "end second"]
 
 
 async def test_async_generator_progress_arrives_while_the_tool_runs() -> None:
@@ -142,7 +146,7 @@ async def test_sync_generator_runs_in_a_thread_and_streams_progress() -> None:
     release = threading.Event()
     threads: list[str] = []
 
-    def streaming(params: dict[str, Any], ctx: ToolContext) -> Iterator[Any]:
+    def streaming(params: dict[str, Any], ctx: ToolContext) -> Generator[Any, None, str]:
         threads.append(threading.current_thread().name)
         yield ToolProgress(stage="fetching", progress=0.25)
         assert release.wait(5), "progress never reached the consumer"
@@ -180,9 +184,14 @@ async def test_failing_tool_becomes_an_error_result_and_the_loop_goes_on() -> No
 
 
 async def test_invalid_tool_input_is_rejected_before_the_tool_runs() -> None:
-    called = []
+    called: list[dict[str, Any]] = []
+
+    def echo(params: dict[str, Any], _ctx: ToolContext) -> str:
+        called.append(params)
+        return "x"
+
     model = ScriptedModel([[tool_call("echo", {"q": 5})], ["ok"]])
-    events = await _collect(model, [_tool("echo", lambda p, c: called.append(p) or "x")])
+    events = await _collect(model, [_tool("echo", echo)])
     done = next(e for e in events if isinstance(e, AgentToolComplete))
     assert done.is_error and "Invalid input" in done.result_text and "q" in done.result_text
     assert called == []

@@ -31,7 +31,7 @@ def test_a_token_signed_with_another_secret_is_refused() -> None:
 
 def test_an_unsigned_token_is_refused() -> None:
     exp = datetime.now(UTC) + timedelta(minutes=5)
-    token = jwt.encode({"sub": "u1", "exp": exp}, key=None, algorithm="none")
+    token = jwt.encode({"sub": "u1", "exp": exp}, key="", algorithm="none")
 
     assert read_access_token(token, secret=SECRET) is None
 

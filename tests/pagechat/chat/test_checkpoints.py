@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 
 from pagechat.chat.checkpoints import Checkpointer
 from pagechat.identity import Principal
@@ -16,6 +17,10 @@ async def _content(store: SqlChatStore, user: Principal, ids: TurnIds) -> tuple[
     detail = await store.get_conversation(user=user, conversation_id=ids.conversation_id)
     message = detail.messages[-1]
     return message.content, message.status
+
+
+def _running(texts: dict[str, str], mid: str) -> AssistantRecord:
+    return AssistantRecord(texts[mid], "running")
 
 
 def _other_tasks() -> set[asyncio.Task[object]]:
@@ -33,7 +38,7 @@ async def test_the_latest_text_of_each_running_answer_is_saved_after_the_interva
     for word in ["The ", "quick ", "fox"]:
         for mid in texts:
             texts[mid] += word
-            checkpoints.touch(mid, lambda mid=mid: AssistantRecord(texts[mid], "running"))
+            checkpoints.touch(mid, functools.partial(_running, texts, mid))
     # Nothing is written per token: the first save comes only after the interval.
     assert await _content(sql_store, alice.user, first) == ("", "running")
 

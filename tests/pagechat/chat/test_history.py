@@ -11,7 +11,7 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def _msg(role: str, content: str, **kw: Any) -> MessagePublic:
-    return MessagePublic(id=content[:8] or "x", role=role, content=content, created_at=NOW, **kw)  # type: ignore[arg-type]
+    return MessagePublic(id=content[:8] or "x", role=role, content=content, created_at=NOW, **kw)
 
 
 def test_newest_turns_are_kept_when_over_budget() -> None:

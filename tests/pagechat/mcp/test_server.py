@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.types import CallToolResult, TextContent
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGECHAT = str(Path(sys.executable).with_name("pagechat"))
@@ -26,6 +27,12 @@ def env(tmp_path: Path) -> dict[str, str]:
     }
 
 
+def _text(result: CallToolResult) -> str:
+    (block,) = result.content
+    assert isinstance(block, TextContent)
+    return block.text
+
+
 def _server(env: dict[str, str], *extra: str) -> StdioServerParameters:
     return StdioServerParameters(
         command=PAGECHAT, args=["mcp", "serve", "--app", APP, *extra], env=env, cwd=str(ROOT)
@@ -33,10 +40,10 @@ def _server(env: dict[str, str], *extra: str) -> StdioServerParameters:
 
 
 async def test_an_mcp_client_lists_and_calls_the_apps_tools(env: dict[str, str]) -> None:
-    progress: list[tuple[float, float | None, str | None]] = []
+    reported: list[tuple[float, float | None, str | None]] = []
 
-    async def on_progress(progress_: float, total: float | None, message: str | None) -> None:
-        progress.append((progress_, total, message))
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        reported.append((progress, total, message))
 
     async with Client(_server(env)) as client:
         listing = await client.list_tools()
@@ -48,10 +55,10 @@ async def test_an_mcp_client_lists_and_calls_the_apps_tools(env: dict[str, str])
     assert "shout" in names and "secret" not in names, "admin-only tools need an admin account"
     shout = next(t for t in listing.tools if t.name == "shout")
     assert shout.input_schema["required"] == ["text"]
-    assert (shouted.is_error, shouted.content[0].text) == (False, "HELLO! (asked by someone)")
-    assert progress == [(0.5, 1.0, "Taking a breath")]
-    assert invalid.is_error and "Invalid input for shout" in invalid.content[0].text
-    assert unknown.is_error and "No tool named 'secret'" in unknown.content[0].text
+    assert (shouted.is_error, _text(shouted)) == (False, "HELLO! (asked by someone)")
+    assert reported == [(0.5, 1.0, "Taking a breath")]
+    assert invalid.is_error and "Invalid input for shout" in _text(invalid)
+    assert unknown.is_error and "No tool named 'secret'" in _text(unknown)
 
 
 async def test_an_admin_account_gets_the_admin_tools(env: dict[str, str]) -> None:
@@ -65,8 +72,8 @@ async def test_an_admin_account_gets_the_admin_tools(env: dict[str, str]) -> Non
         secret = await client.call_tool("secret", {})
         shouted = await client.call_tool("shout", {"text": "hi"})
     assert "secret" in names
-    assert secret.content[0].text == "the admin's secret"
-    assert shouted.content[0].text == "HI! (asked by an admin)"
+    assert _text(secret) == "the admin's secret"
+    assert _text(shouted) == "HI! (asked by an admin)"
 
 
 def test_an_unknown_user_is_a_clear_error(env: dict[str, str]) -> None:

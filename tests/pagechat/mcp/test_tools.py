@@ -41,9 +41,12 @@ def log(tmp_path: Path) -> Path:
     return path
 
 
-def _stdio(log: Path, **options: float) -> McpServer:
+def _stdio(log: Path, *, timeout: float = 60.0) -> McpServer:
     return McpServer(
-        name="test", command=sys.executable, args=(str(SERVER), "--stdio", str(log)), **options
+        name="test",
+        command=sys.executable,
+        args=(str(SERVER), "--stdio", str(log)),
+        timeout=timeout,
     )
 
 

@@ -148,7 +148,12 @@ async def test_failing_tool_is_reported_and_the_answer_goes_on(h: Harness) -> No
 
 async def test_invalid_tool_input_never_reaches_the_tool(h: Harness) -> None:
     calls: list[Any] = []
-    register_tool(ToolConfig("echo", "Echo", QUERY, lambda p, c: calls.append(p) or "x"))
+
+    def echo(params: dict[str, Any], _ctx: ToolContext) -> str:
+        calls.append(params)
+        return "x"
+
+    register_tool(ToolConfig("echo", "Echo", QUERY, echo))
     h.script([tool_call("echo", {"wrong": 1})], ["I will fix my input."])
     _, fs = await h.chat()
     entry = fs[-1].event["payload"]["tool_history"][0]
