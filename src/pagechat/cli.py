@@ -184,12 +184,55 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             gc.freeze()
             gc.set_threshold(50_000, 20, 100)
 
+    settings = Settings()
+    spec = args.app or settings.app
     # Migrations run in the app's startup, before the first request is accepted.
-    app = _load_app(args.app or Settings().app)
+    app = _load_app(spec)
+    if args.workers > 1:
+        return _serve_workers(args, spec, settings.redis_url)
     server = _Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="info"))
     with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: Ctrl-C is a clean stop
         server.run()
     return 0 if server.started else 3
+
+
+def app_factory() -> FastAPI:
+    """The app of `PAGECHAT_APP`: what each worker of `pagechat serve --workers N` loads."""
+    from .settings import Settings
+
+    return _load_app(Settings().app)
+
+
+def _serve_workers(args: argparse.Namespace, spec: str | None, redis_url: str | None) -> int:
+    import os
+    import tempfile
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    if redis_url is None:
+        # Each worker would keep its runs to itself: resume and Stop would fail whenever
+        # a request reached another worker than the one answering.
+        raise _Failure(
+            f"--workers {args.workers} needs REDIS_URL: several workers share their "
+            "answers' events, Stop and ownership through Redis. Set REDIS_URL, or run "
+            "one worker."
+        )
+    if spec:
+        os.environ["PAGECHAT_APP"] = spec
+    # Metrics of every worker on this host, summed at /metrics (prometheus_client's way).
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="pagechat-metrics-"))
+    config = uvicorn.Config(
+        "pagechat.cli:app_factory",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="info",
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+    return 0
 
 
 def _cmd_mcp_serve(args: argparse.Namespace) -> int:
@@ -205,12 +248,22 @@ def _cmd_mcp_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from .doctor import diagnose
+    from .doctor import Check, Diagnosis, check_database, check_redis, diagnose
     from .settings import Settings
 
-    diagnosis = asyncio.run(diagnose(Settings(), wait_seconds=args.timeout))
-    print("\n".join(diagnosis.lines()))
-    return 0 if diagnosis.ok else 1
+    settings = Settings()
+
+    async def _all() -> tuple[Diagnosis, list[Check]]:
+        model, database, redis = await asyncio.gather(
+            diagnose(settings, wait_seconds=args.timeout),
+            check_database(settings, wait_seconds=args.timeout),
+            check_redis(settings, wait_seconds=args.timeout),
+        )
+        return model, [database, redis]
+
+    diagnosis, checks = asyncio.run(_all())
+    print("\n".join([*diagnosis.lines(), *(c.line() for c in checks)]))
+    return 0 if diagnosis.ok and all(c.ok for c in checks) else 1
 
 
 _APP_HELP = "the application, module:factory (default: PAGECHAT_APP)"
@@ -227,6 +280,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--app", help=_APP_HELP)
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (more than one needs REDIS_URL)",
+    )
     serve.set_defaults(func=_cmd_serve)
 
     mcp = sub.add_parser("mcp", help="pagechat and the Model Context Protocol")

@@ -20,6 +20,15 @@ class Settings(BaseSettings):
     database_url: str = Field(default="sqlite+aiosqlite:///./pagechat.db", alias="DATABASE_URL")
     redis_url: str | None = Field(default=None, alias="REDIS_URL")
     """Shared run logs, cancels and quotas for several workers; unset: one process, in memory."""
+    run_log_ttl_seconds: float = Field(default=3600.0, alias="PAGECHAT_RUN_LOG_TTL_SECONDS")
+    """How long a finished answer's events stay readable (resume) in Redis."""
+    run_log_max_events: int = Field(default=100_000, alias="PAGECHAT_RUN_LOG_MAX_EVENTS")
+    """Length cap of one run's Redis stream."""
+    run_lease_seconds: float = Field(default=10.0, alias="PAGECHAT_RUN_LEASE_SECONDS")
+    """A worker that stops renewing its answers' lease for this long is taken for dead; its
+    answers are ended (`interrupted`) by another worker within about 4/3 of it."""
+    drain_seconds: float = Field(default=30.0, alias="PAGECHAT_DRAIN_SECONDS")
+    """On SIGTERM, how long running answers may finish before they are ended."""
     secret: str | None = Field(default=None, alias="PAGECHAT_SECRET")
     """JWT signing key. Unset in development: one is generated and kept in `state_dir`."""
     state_dir: Path = Field(default=Path(".pagechat"), alias="PAGECHAT_STATE_DIR")

@@ -321,10 +321,14 @@ class ChatService:
                     run.emit(ErrorEvent(message=event.message, code=event.kind))
         except asyncio.CancelledError:
             # Keep what the user saw; shielded so a second cancel cannot lose it.
+            failure = run.failure
+            if failure is None:
+                record = turn.record("cancelled")
+            else:  # the server ended it (shutdown, lost run log), not the user
+                status = "interrupted" if failure.code == "interrupted" else "error"
+                record = turn.record(status, error=failure.message)
             await asyncio.shield(
-                self.store.finish_turn(
-                    assistant_message_id=ids.assistant_message_id, record=turn.record("cancelled")
-                )
+                self.store.finish_turn(assistant_message_id=ids.assistant_message_id, record=record)
             )
             raise
         except Exception as exc:

@@ -4,6 +4,10 @@ A run is an asyncio task writing to an event log. Clients read the log; they
 may come and go (a dropped connection does not stop the run). Stop is explicit
 and cancels the task, which closes the model request and cancels the tool.
 Finished runs stay readable for `retain_seconds`.
+
+`RunManager` keeps everything in this process. `RedisRunManager` (runs/redis.py)
+shares logs, Stop and ownership between workers; routes use only the async
+methods here (`find`, `stop`, `stop_conversation`), which both implement.
 """
 
 from __future__ import annotations
@@ -20,7 +24,16 @@ from ..metrics import RunMetrics
 from ..protocol import CancelledEvent, ErrorEvent, StreamEvent
 from .log import EventLog, MemoryEventLog
 
-__all__ = ["Run", "RunManager", "RunNotFound", "RunObserver"]
+__all__ = [
+    "INTERRUPTED_MESSAGE",
+    "Draining",
+    "Run",
+    "RunManager",
+    "RunNotFound",
+    "RunObserver",
+    "RunsUnavailable",
+    "interrupted_event",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +52,14 @@ class RunNotFound(LookupError):
     """No such run for this user (or it has expired)."""
 
 
+class RunsUnavailable(RuntimeError):
+    """Where runs live (Redis) cannot be reached: try again later."""
+
+
+class Draining(RuntimeError):
+    """The server is shutting down and takes no new answers."""
+
+
 @dataclass(eq=False)
 class Run:
     id: str
@@ -52,6 +73,8 @@ class Run:
     """Type of the terminal event once written: complete, error or cancelled."""
     observers: tuple[RunObserver, ...] = ()
     """Set on the worker that runs the answer: the metrics, and the trace when on."""
+    failure: ErrorEvent | None = None
+    """Why the server ended the run (shutdown, lost log): its terminal event, not `cancelled`."""
 
     @property
     def done(self) -> bool:
@@ -68,17 +91,44 @@ class Run:
             self.log.close()
         return seq
 
-    def cancel(self) -> bool:
-        """Ask the run to stop; True if it was still running."""
-        if self.task is None or self.task.done():
+    def cancel(self, failure: ErrorEvent | None = None) -> bool:
+        """Ask the run to stop; True if it was still running.
+
+        With `failure` the run ends with that error event instead of `cancelled`:
+        the server stopped it, not the user.
+        """
+        if self.task is None or self.task.done() or self.log.closed:
             return False
+        if failure is not None and self.failure is None:
+            self.failure = failure
         return self.task.cancel()
 
 
+INTERRUPTED_MESSAGE = "The server stopped before this answer was finished."
+
+
+def interrupted_event() -> ErrorEvent:
+    """The terminal event of a run its server could not finish (shutdown, crash)."""
+    return ErrorEvent(message=INTERRUPTED_MESSAGE, code="interrupted")
+
+
 class RunManager:
-    def __init__(self, *, retain_seconds: float = 600.0) -> None:
+    """Runs of this process, in memory: the embedded default, one worker."""
+
+    def __init__(self, *, retain_seconds: float = 600.0, drain_seconds: float = 0.0) -> None:
         self.retain_seconds = retain_seconds
+        self.drain_seconds = drain_seconds
+        """At shutdown, how long running answers may go on before they are ended."""
         self._runs: dict[str, Run] = {}
+        self.draining = False
+        """Shutting down: no new answers."""
+        self._background: set[asyncio.Task[Any]] = set()
+
+    async def open(self) -> None:
+        """At startup, before the first request."""
+
+    def _new_log(self, run_id: str) -> EventLog:
+        return MemoryEventLog()
 
     def start(
         self,
@@ -89,8 +139,11 @@ class RunManager:
         run_id: str | None = None,
         observers: Sequence[RunObserver] = (),
     ) -> Run:
+        if self.draining:
+            raise Draining("The server is restarting; try again in a moment.")
         self._sweep()
-        run = Run(run_id or uuid.uuid4().hex, owner_id, conversation_id, MemoryEventLog())
+        run_id = run_id or uuid.uuid4().hex
+        run = Run(run_id, owner_id, conversation_id, self._new_log(run_id))
         run.observers = (RunMetrics(), *observers)
         self._runs[run.id] = run
         run.task = asyncio.create_task(self._drive(run, body), name=f"run-{run.id}")
@@ -103,23 +156,60 @@ class RunManager:
             raise RunNotFound(run_id)
         return run
 
+    async def find(self, run_id: str, *, owner_id: str) -> Run:
+        """The run, wherever it runs; raises RunNotFound (also for another user's run)."""
+        return self.get(run_id, owner_id=owner_id)
+
+    async def stop(self, run: Run) -> bool:
+        """Stop: True if the run was still going."""
+        return run.cancel()
+
+    def stop_nowait(self, run: Run) -> None:
+        """Stop from where nothing can be awaited (a request being torn down)."""
+        if run.task is not None:
+            run.cancel()
+        else:
+            task = asyncio.get_running_loop().create_task(self.stop(run))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def stop_conversation(self, conversation_id: str) -> None:
+        """Stop every run of a conversation (it is being deleted)."""
+        for run in self.active():
+            if run.conversation_id == conversation_id:
+                await self.stop(run)
+
     def active(self) -> list[Run]:
         return [r for r in self._runs.values() if not r.done]
 
     async def shutdown(self) -> None:
-        """Cancel every live run and wait for them to write their terminal event."""
+        """Let live runs finish for `drain_seconds`, then end the rest as interrupted.
+
+        Each writes its terminal event (and its answer is stored) before this returns.
+        """
+        self.draining = True
         tasks = [r.task for r in self._runs.values() if r.task is not None and not r.task.done()]
-        for task in tasks:
-            task.cancel()
+        if tasks and self.drain_seconds > 0:
+            logger.info("%d answers may finish (%.0f s)", len(tasks), self.drain_seconds)
+            await asyncio.wait(tasks, timeout=self.drain_seconds)
+        for run in self.active():
+            run.cancel(interrupted_event())
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        await self._closed()
+
+    async def _closed(self) -> None:
+        """After shutdown: release what the manager holds."""
+
+    async def _ended(self, run: Run) -> None:
+        """After a run's terminal event: the log is complete wherever it lives."""
 
     async def _drive(self, run: Run, body: RunBody) -> None:
         try:
             await body(run)
         except asyncio.CancelledError:
             if not run.log.closed:
-                run.emit(CancelledEvent())
+                run.emit(run.failure or CancelledEvent())
             # Not re-raised: the cancel was ours and the run has ended cleanly.
         except Exception:
             logger.exception("run %s failed", run.id)
@@ -130,6 +220,8 @@ class RunManager:
                 run.log.close()
             if run.finished_at is None:
                 run.finished_at = time.monotonic()
+            # Shielded: a second cancel must not leave the log half-written elsewhere.
+            await asyncio.shield(self._ended(run))
 
     def _sweep(self) -> None:
         now = time.monotonic()

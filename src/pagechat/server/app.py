@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from opentelemetry.trace import Tracer
+from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..auth.authenticator import JwtAuthenticator
@@ -24,12 +25,14 @@ from ..mcp import McpServer, McpTools, load_mcp_config
 from ..metrics import count_database_errors
 from ..models.base import Model
 from ..models.factory import model_from_settings
-from ..runs import RunManager
+from ..runs import Draining, RunManager, RunsUnavailable
+from ..runs.redis import RedisRunManager
 from ..settings import Settings, get_settings
 from ..store.base import ChatStore
 from ..store.db import create_engine, create_sessionmaker, display_url
 from ..store.migrate import upgrade_async
 from ..store.sql import SqlChatStore
+from ..store.tables import utcnow
 from ..tracing import configure_tracing
 from .limits import BodySizeLimit
 from .routes import actions, agui, auth, chat, conversations, health, metrics
@@ -77,9 +80,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        for hook in on_startup:
-            await hook()
+        await run_manager.open()
         try:
+            for hook in on_startup:
+                await hook()
             yield
         finally:
             await run_manager.shutdown()
@@ -110,6 +114,20 @@ def create_app(
     app.state.cancel_on_disconnect = cancel_on_disconnect
     app.state.metrics_token = metrics_token
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+
+    @app.exception_handler(Draining)
+    async def _draining(request: Request, exc: Draining) -> JSONResponse:
+        # A load balancer retries elsewhere; a client tries again in a moment.
+        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "1"})
+
+    @app.exception_handler(RunsUnavailable)
+    async def _unavailable(request: Request, exc: RunsUnavailable) -> JSONResponse:
+        logger.warning("runs unavailable: %s", exc)
+        return JSONResponse(
+            {"detail": "Answers are unavailable for a moment. Please try again."},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -143,6 +161,24 @@ def _web_dir(settings: Settings) -> Path | None:
         return settings.web_dir
     built = Path("web/dist")
     return built if built.is_dir() else None
+
+
+def _run_manager(settings: Settings, store: SqlChatStore) -> RunManager:
+    """In memory for one process; in Redis when `REDIS_URL` is set (several workers)."""
+    if settings.redis_url is None:
+        return RunManager(drain_seconds=settings.drain_seconds)
+
+    async def interrupted(run_ids: list[str]) -> None:
+        await store.mark_interrupted(run_ids=run_ids)
+
+    return RedisRunManager(
+        Redis.from_url(settings.redis_url),
+        retain_seconds=settings.run_log_ttl_seconds,
+        drain_seconds=settings.drain_seconds,
+        lease_seconds=settings.run_lease_seconds,
+        max_events=settings.run_log_max_events,
+        on_interrupted=interrupted,
+    )
 
 
 def create_app_from_settings(
@@ -182,9 +218,19 @@ def create_app_from_settings(
     servers = [*mcp_servers, *(load_mcp_config(settings.mcp_config) if settings.mcp_config else ())]
     mcp = McpTools(servers) if servers else None
 
+    runs = _run_manager(settings, store)
+
     async def prepare_database() -> None:
         await upgrade_async(engine, version_locations=version_locations)
-        interrupted = await store.mark_interrupted()
+        if isinstance(runs, RedisRunManager):
+            # Other workers may be answering: spare their runs, and turns that are
+            # just starting (stored, not yet in Redis).
+            interrupted = await store.mark_interrupted(
+                keep_run_ids=await runs.live_run_ids(),
+                created_before=utcnow() - timedelta(seconds=60),
+            )
+        else:
+            interrupted = await store.mark_interrupted()
         if interrupted:
             logger.warning("marked %d unfinished answers as interrupted", interrupted)
         logger.info("database ready at %s", display_url(settings.database_url))
@@ -213,6 +259,7 @@ def create_app_from_settings(
             history_budget=settings.history_budget,
             checkpoint_seconds=settings.checkpoint_seconds,
         ),
+        runs=runs,
         cancel_on_disconnect=settings.cancel_on_disconnect,
         static_dir=_web_dir(settings),
         on_startup=[prepare_database],

@@ -8,11 +8,12 @@ conversation exactly as for a missing one.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime
 from typing import Any, cast
 
 from pydantic import BaseModel
-from sqlalchemy import CursorResult, Table, bindparam, delete, func, select, update
+from sqlalchemy import CursorResult, Table, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..protocol import (
@@ -341,15 +342,31 @@ async def add_action_message(
     return msg.id
 
 
-async def mark_interrupted(*, session: AsyncSession) -> int:
-    """Mark every `running` answer `interrupted`: at startup no run of ours is alive.
+async def mark_interrupted(
+    *,
+    session: AsyncSession,
+    run_ids: Collection[str] | None = None,
+    keep_run_ids: Collection[str] = (),
+    created_before: datetime | None = None,
+) -> int:
+    """Mark `running` answers `interrupted`, keeping what their checkpoints saved.
 
+    With no filter, every one (at startup no run of ours is alive). `run_ids`:
+    only the answers of those runs (their owner died); `keep_run_ids` and
+    `created_before` spare runs other workers still own, or may be starting.
     Returns how many were marked.
     """
+    statement = update(Message).where(Message.status == "running")
+    if run_ids is not None:
+        statement = statement.where(Message.run_id.in_(list(run_ids)))
+    if keep_run_ids:
+        statement = statement.where(
+            or_(Message.run_id.is_(None), Message.run_id.not_in(list(keep_run_ids)))
+        )
+    if created_before is not None:
+        statement = statement.where(Message.created_at < created_before)
     result = await session.execute(
-        update(Message)
-        .where(Message.status == "running")
-        .values(status="interrupted", run_id=None, error=INTERRUPTED_NOTE)
+        statement.values(status="interrupted", run_id=None, error=INTERRUPTED_NOTE)
     )
     assert isinstance(result, CursorResult)
     return result.rowcount

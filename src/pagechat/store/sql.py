@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -135,10 +136,22 @@ class SqlChatStore(ChatStore):
                 session=session, owner_id=user.id, conversation_id=conversation_id
             )
 
-    async def mark_interrupted(self) -> int:
-        """At startup: answers whose run died with the previous process become `interrupted`."""
+    async def mark_interrupted(
+        self,
+        *,
+        run_ids: Collection[str] | None = None,
+        keep_run_ids: Collection[str] = (),
+        created_before: datetime | None = None,
+    ) -> int:
+        """Answers whose run died (with the previous process, or its worker) become
+        `interrupted`, keeping their last checkpoint; see `crud.mark_interrupted`."""
         async with self._writing() as session:
-            return await crud.mark_interrupted(session=session)
+            return await crud.mark_interrupted(
+                session=session,
+                run_ids=run_ids,
+                keep_run_ids=keep_run_ids,
+                created_before=created_before,
+            )
 
     async def decide_payload(
         self,

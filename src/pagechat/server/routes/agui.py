@@ -20,7 +20,7 @@ from sse_starlette import EventSourceResponse
 
 from ...agui import AguiTranslator, conversation_for_thread
 from ...protocol import ChatRequest
-from ...runs import Run
+from ...runs import Run, RunManager
 from ...store.base import ConversationNotFound
 from ..deps import ChatServiceDep, CurrentUser
 
@@ -44,7 +44,9 @@ def _last_user_text(body: RunAgentInput) -> str:
     )
 
 
-async def _events(run: Run, translator: AguiTranslator, state: Any) -> AsyncIterator[bytes]:
+async def _events(
+    runs: RunManager, run: Run, translator: AguiTranslator, state: Any
+) -> AsyncIterator[bytes]:
     encoder = EventEncoder()
     for event in translator.start(state):
         yield encoder.encode(event).encode()
@@ -54,7 +56,7 @@ async def _events(run: Run, translator: AguiTranslator, state: Any) -> AsyncIter
                 yield encoder.encode(event).encode()
     except asyncio.CancelledError:
         # The client aborted: in AG-UI that is how Stop is said.
-        run.cancel()
+        runs.stop_nowait(run)
         raise
 
 
@@ -86,7 +88,7 @@ async def agui_run(
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found") from None
     translator = AguiTranslator(thread_id=body.thread_id, run_id=body.run_id)
     return EventSourceResponse(
-        _events(run, translator, body.state),
+        _events(chat.runs, run, translator, body.state),
         ping=_PING_SECONDS,
         headers={
             "X-Run-Id": run.id,

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request, status
 from sse_starlette import EventSourceResponse
 
 from ...protocol import ChatRequest
-from ...runs import Run, RunNotFound
+from ...runs import Run, RunManager, RunNotFound
 from ...store.base import ConversationNotFound
 from ..deps import ChatServiceDep, CurrentUser, RunsDep
 
@@ -21,20 +21,22 @@ router = APIRouter(prefix="/api/chat", tags=["chat"])
 _PING_SECONDS = 15
 
 
-async def _frames(run: Run, after: int, *, cancel_on_disconnect: bool) -> AsyncIterator[bytes]:
+async def _frames(
+    runs: RunManager, run: Run, after: int, *, cancel_on_disconnect: bool
+) -> AsyncIterator[bytes]:
     try:
         async for chunk in run.log.follow_wire(after):
             yield chunk
     except asyncio.CancelledError:
         # The client went away. The run goes on unless the app asked otherwise.
         if cancel_on_disconnect:
-            run.cancel()
+            runs.stop_nowait(run)
         raise
 
 
-def _stream(run: Run, after: int, request: Request) -> EventSourceResponse:
+def _stream(runs: RunManager, run: Run, after: int, request: Request) -> EventSourceResponse:
     return EventSourceResponse(
-        _frames(run, after, cancel_on_disconnect=request.app.state.cancel_on_disconnect),
+        _frames(runs, run, after, cancel_on_disconnect=request.app.state.cancel_on_disconnect),
         ping=_PING_SECONDS,
         headers={
             "X-Run-Id": run.id,
@@ -58,12 +60,12 @@ async def stream_chat(
         run = await chat.start(user=user, request=body)
     except ConversationNotFound:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found") from None
-    return _stream(run, 0, request)
+    return _stream(chat.runs, run, 0, request)
 
 
-def _owned_run(runs: RunsDep, run_id: str, user: CurrentUser) -> Run:
+async def _owned_run(runs: RunsDep, run_id: str, user: CurrentUser) -> Run:
     try:
-        return runs.get(run_id, owner_id=user.id)
+        return await runs.find(run_id, owner_id=user.id)
     except RunNotFound:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found") from None
 
@@ -90,19 +92,19 @@ async def run_events(
     after: Annotated[str | None, Query(description="Same as Last-Event-ID")] = None,
 ) -> EventSourceResponse:
     """Resume a run: every event after `Last-Event-ID`, then the live ones."""
-    run = _owned_run(runs, run_id, user)
+    run = await _owned_run(runs, run_id, user)
     seq = _parse_event_id(last_event_id if last_event_id is not None else after)
     if seq > run.log.last_seq:
         raise HTTPException(
             status.HTTP_400_BAD_REQUEST,
             f"Unknown event id {seq}: the run has {run.log.last_seq} events so far",
         )
-    return _stream(run, seq, request)
+    return _stream(runs, run, seq, request)
 
 
 @router.post("/runs/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED)
 async def cancel_run(run_id: str, user: CurrentUser, runs: RunsDep) -> dict[str, Any]:
     """Stop a run: the model request is closed, a running tool cancelled."""
-    run = _owned_run(runs, run_id, user)
-    cancelled = run.cancel()
+    run = await _owned_run(runs, run_id, user)
+    cancelled = await runs.stop(run)
     return {"run_id": run.id, "cancelled": cancelled, "status": run.terminal or "cancelling"}

@@ -17,7 +17,6 @@ from ...protocol import (
     MessagePublic,
     PayloadDecisionRequest,
 )
-from ...runs import RunManager
 from ...store.base import ChatStore, ConversationNotFound, MessageNotFound, NoPayload
 from ..deps import CurrentUser, RunsDep
 
@@ -103,12 +102,6 @@ async def rename_conversation(
         raise _not_found() from None
 
 
-def _cancel_runs(runs: RunManager, *, owner_id: str, conversation_id: str) -> None:
-    for run in runs.active():
-        if run.owner_id == owner_id and run.conversation_id == conversation_id:
-            run.cancel()
-
-
 @router.delete("/{conversation_id}", status_code=status.HTTP_204_NO_CONTENT)
 async def delete_conversation(
     conversation_id: ConversationId, user: CurrentUser, store: StoreDep, runs: RunsDep
@@ -118,7 +111,8 @@ async def delete_conversation(
         await store.delete_conversation(user=user, conversation_id=conversation_id)
     except ConversationNotFound:
         raise _not_found() from None
-    _cancel_runs(runs, owner_id=user.id, conversation_id=conversation_id)
+    # Deleted by its owner just now, so every run in it is this user's.
+    await runs.stop_conversation(conversation_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

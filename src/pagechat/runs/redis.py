@@ -1,0 +1,414 @@
+"""Runs shared by every worker through Redis: logs, Stop and ownership.
+
+The worker that starts an answer owns its run: it drives the agent loop and
+writes the events. Its readers in the same process read memory, as with one
+worker; every event also goes to the run's Redis stream (runs/redis_log.py),
+where any other worker reads it. Writes are batched: one pipeline per flush,
+holding every run's events since the last one, so the number of round trips
+falls as load grows instead of following the tokens.
+
+Stop sent to any worker sets a key and is published; the owner cancels the run
+as soon as the message arrives, or at its next heartbeat if the message was
+missed. The owner renews a lease on each of its runs; a run whose lease lapses
+(the owner was killed, its host lost) is ended by whichever worker notices
+first, with an `interrupted` error event, and its stored answer keeps the last
+checkpoint. The Lua scripts make that ending happen exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.exceptions import NoScriptError, RedisError
+
+from ..metrics import REDIS_ERRORS
+from ..protocol import ErrorEvent, StreamEvent
+from .log import EventLog, MemoryEventLog
+from .manager import Run, RunManager, RunNotFound, RunsUnavailable, interrupted_event
+from .redis_log import APPEND_SCRIPT, END_SCRIPT, TERMINAL_TYPES, RemoteEventLog, RunKeys
+
+__all__ = ["RedisRunManager"]
+
+logger = logging.getLogger(__name__)
+
+InterruptedHook = Callable[[list[str]], Awaitable[object]]
+"""Told the ids of runs ended because their owner died: their stored answers become interrupted."""
+
+_RUNNING_TTL = 24 * 3600
+"""A run's keys expire this long after its last write even if nobody ends it."""
+
+UNAVAILABLE_MESSAGE = "The answer was stopped: the server lost its connection to the run log."
+
+
+@dataclass(eq=False)
+class _Outbox:
+    """Events of one run written locally and not yet in Redis."""
+
+    entries: list[bytes | str] = field(default_factory=list)
+    registered: bool = False
+    ended: bool = False
+    retries: int = 0
+
+
+class _OwnedLog(MemoryEventLog):
+    """The owner's log: read from memory here, mirrored to the run's stream."""
+
+    def __init__(self, manager: RedisRunManager, run_id: str) -> None:
+        super().__init__()
+        self._manager = manager
+        self._run_id = run_id
+        self.written = asyncio.get_running_loop().create_future()
+        """Resolved once the terminal event is in Redis, or the mirror has failed."""
+        self.broken = False
+
+    def append(self, event: StreamEvent) -> int:
+        seq = super().append(event)
+        if not self.broken:
+            frame = self._frames[-1]
+            data = frame[frame.index(b"\ndata: ") + 7 : -2]
+            self._manager._enqueue(self._run_id, seq, event.type, data)
+        return seq
+
+    def settle(self) -> None:
+        if not self.written.done():
+            self.written.set_result(None)
+
+
+class RedisRunManager(RunManager):
+    """Runs on any number of workers (and hosts) sharing one Redis."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        *,
+        retain_seconds: float = 3600.0,
+        drain_seconds: float = 30.0,
+        lease_seconds: float = 10.0,
+        max_events: int = 100_000,
+        prefix: str = "pagechat:",
+        on_interrupted: InterruptedHook | None = None,
+    ) -> None:
+        # Finished runs stay in memory briefly (readers here); Redis keeps them `retain_seconds`.
+        super().__init__(retain_seconds=min(retain_seconds, 60.0), drain_seconds=drain_seconds)
+        self.redis = redis
+        self.log_ttl = max(1, int(retain_seconds))
+        self.lease_seconds = lease_seconds
+        self.max_events = max_events
+        self.prefix = prefix
+        self.on_interrupted = on_interrupted
+        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.live_key = f"{prefix}runs:live"
+        self._channel = f"{prefix}runs:stop"
+        self._append = redis.register_script(APPEND_SCRIPT)
+        self._end = redis.register_script(END_SCRIPT)
+        self._outbox: dict[str, _Outbox] = {}
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def keys(self, run_id: str) -> RunKeys:
+        return RunKeys(self.prefix, run_id)
+
+    # --- lifecycle ----------------------------------------------------------------
+
+    async def open(self) -> None:
+        try:
+            await self.redis.script_load(APPEND_SCRIPT)
+        except RedisError as exc:
+            raise RunsUnavailable(f"Redis is not reachable: {exc}") from exc
+        ready = asyncio.Event()
+        self._tasks = [
+            asyncio.create_task(self._flush_forever(), name="pagechat-runs-flush"),
+            asyncio.create_task(self._heartbeat_forever(), name="pagechat-runs-lease"),
+            asyncio.create_task(self._listen_forever(ready), name="pagechat-runs-stop"),
+        ]
+        # Stop messages published from now on reach us.
+        await asyncio.wait_for(ready.wait(), timeout=10)
+
+    async def live_run_ids(self) -> set[str]:
+        """Runs some worker owns now (for start-up: their answers are not interrupted)."""
+        members: Any = await self.redis.smembers(self.live_key)
+        return {m.decode() for m in members}
+
+    async def _closed(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        await self.redis.aclose()
+
+    # --- the owner's side -------------------------------------------------------
+
+    def _new_log(self, run_id: str) -> EventLog:
+        self._outbox[run_id] = _Outbox()
+        return _OwnedLog(self, run_id)
+
+    def _enqueue(self, run_id: str, seq: int, kind: str, data: bytes) -> None:
+        box = self._outbox.get(run_id)
+        if box is None:
+            return
+        box.entries += (str(seq), kind, data)
+        self._wake.set()
+
+    async def _flush_forever(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch = {rid: box for rid, box in self._outbox.items() if box.entries}
+            if not batch:
+                continue
+            try:
+                await self._flush(batch)
+            except Exception:  # never let one bad flush stop every run's writes
+                logger.exception("writing run events to Redis failed")
+
+    async def _flush(self, batch: dict[str, _Outbox]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        sent: list[tuple[str, _Outbox, list[bytes | str]]] = []
+        for run_id, box in batch.items():
+            keys = self.keys(run_id)
+            if not box.registered:
+                run = self._runs[run_id]
+                pipe.hset(
+                    keys.meta,
+                    mapping={
+                        "owner": run.owner_id,
+                        "conversation": run.conversation_id or "",
+                        "worker": self.worker_id,
+                    },
+                )
+                pipe.expire(keys.meta, _RUNNING_TTL)
+                pipe.set(keys.lease, self.worker_id, px=int(self.lease_seconds * 1000))
+                pipe.sadd(self.live_key, run_id)
+            entries, box.entries = box.entries, []
+            sent.append((run_id, box, entries))
+            # EVALSHA, not the Script helper: in a pipeline that asks SCRIPT EXISTS first,
+            # one more round trip per flush. A restarted Redis answers NOSCRIPT instead.
+            pipe.evalsha(
+                self._append.sha,
+                2,
+                keys.log,
+                keys.meta,
+                self.max_events,
+                self.log_ttl,
+                _RUNNING_TTL,
+                *entries,
+            )
+        try:
+            results = await pipe.execute(raise_on_error=False)
+        except RedisError as exc:
+            results = [exc] * len(pipe)
+        # The script's reply is the last of each run's commands.
+        index = 0
+        reload = False
+        for run_id, box, entries in sent:
+            index += (0 if box.registered else 4) + 1
+            box.registered = True
+            result = results[index - 1]
+            if isinstance(result, NoScriptError) and box.retries < 3:
+                # Redis restarted and lost the script: load it, send these events again.
+                # A run Redis knew before the restart is gone: that retry answers -1.
+                box.retries += 1
+                box.entries[:0] = entries
+                reload = True
+                continue
+            self._settle(run_id, box, entries, result)
+        if reload:
+            await self._load_append()
+            self._wake.set()
+
+    def _settle(self, run_id: str, box: _Outbox, entries: list[bytes | str], result: Any) -> None:
+        run = self._runs.get(run_id)
+        log = run.log if run is not None else None
+        if result == 1:
+            if any(kind in TERMINAL_TYPES for kind in entries[1::3]):
+                box.ended = True
+                self._outbox.pop(run_id, None)
+                if isinstance(log, _OwnedLog):
+                    log.settle()
+            return
+        if isinstance(result, Exception):
+            REDIS_ERRORS.labels(operation="append").inc()
+            logger.warning("writing the events of run %s to Redis failed: %s", run_id, result)
+            failure = ErrorEvent(message=UNAVAILABLE_MESSAGE, code="unavailable")
+        elif result == 0:
+            # Another worker took us for dead and ended the run: it ends here the same way.
+            failure = interrupted_event()
+        else:
+            logger.warning("Redis no longer knows run %s (restarted?)", run_id)
+            failure = ErrorEvent(message=UNAVAILABLE_MESSAGE, code="unavailable")
+        self._outbox.pop(run_id, None)
+        if isinstance(log, _OwnedLog):
+            log.broken = True
+            log.settle()
+        if run is not None:
+            run.cancel(failure)
+
+    async def _load_append(self) -> None:
+        with contextlib.suppress(RedisError):
+            await self.redis.script_load(APPEND_SCRIPT)
+
+    async def _ended(self, run: Run) -> None:
+        log = run.log
+        if not isinstance(log, _OwnedLog):
+            return
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(log.written), timeout=10)
+        self._outbox.pop(run.id, None)
+        keys = self.keys(run.id)
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.srem(self.live_key, run.id)
+            pipe.delete(keys.lease)
+            await pipe.execute()
+        except RedisError:
+            REDIS_ERRORS.labels(operation="end").inc()
+
+    # --- Stop, from any worker -------------------------------------------------
+
+    async def find(self, run_id: str, *, owner_id: str) -> Run:
+        with contextlib.suppress(RunNotFound):
+            return self.get(run_id, owner_id=owner_id)
+        keys = self.keys(run_id)
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hgetall(keys.meta)
+            pipe.xrevrange(keys.log, "+", "-", count=1)
+            meta, last = await pipe.execute()
+        except RedisError as exc:
+            REDIS_ERRORS.labels(operation="find").inc()
+            raise RunsUnavailable("The run log cannot be reached right now.") from exc
+        # Another user's run is indistinguishable from a missing one.
+        if not meta or meta.get(b"owner", b"").decode() != owner_id:
+            raise RunNotFound(run_id)
+        last_seq = int(last[0][0].split(b"-", 1)[0]) if last else 0
+        ended = meta.get(b"ended")
+        run = Run(
+            run_id,
+            owner_id,
+            meta.get(b"conversation", b"").decode() or None,
+            RemoteEventLog(self.redis, keys, last_seq=last_seq, ended=ended is not None),
+        )
+        run.terminal = ended.decode() if ended is not None else None
+        return run
+
+    async def stop(self, run: Run) -> bool:
+        if run.task is not None:
+            return run.cancel()
+        if run.done:
+            return False
+        keys = self.keys(run.id)
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.set(keys.cancel, "1", ex=self.log_ttl)
+            pipe.publish(self._channel, f"run:{run.id}")
+            await pipe.execute()
+        except RedisError as exc:
+            REDIS_ERRORS.labels(operation="stop").inc()
+            raise RunsUnavailable("The run log cannot be reached right now.") from exc
+        return True
+
+    async def stop_conversation(self, conversation_id: str) -> None:
+        await super().stop_conversation(conversation_id)
+        try:
+            await self.redis.publish(self._channel, f"conversation:{conversation_id}")
+        except RedisError:
+            REDIS_ERRORS.labels(operation="stop").inc()
+
+    def _on_stop(self, message: str) -> None:
+        kind, _, ident = message.partition(":")
+        for run in self.active():
+            if run.task is None:
+                continue
+            if (kind == "run" and run.id == ident) or (
+                kind == "conversation" and run.conversation_id == ident
+            ):
+                run.cancel()
+
+    async def _listen_forever(self, ready: asyncio.Event) -> None:
+        while True:
+            pubsub: PubSub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self._channel)
+                ready.set()
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        self._on_stop(message["data"].decode())
+            except RedisError:
+                REDIS_ERRORS.labels(operation="subscribe").inc()
+                # Stops meanwhile are still seen: the heartbeat reads the stop keys.
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(RedisError):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    # --- leases ---------------------------------------------------------------
+
+    async def _heartbeat_forever(self) -> None:
+        period = self.lease_seconds / 3
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self._renew()
+                await self._reap()
+            except RedisError as exc:
+                REDIS_ERRORS.labels(operation="lease").inc()
+                logger.warning("renewing run leases failed: %s", exc)
+            except Exception:
+                logger.exception("the run lease heartbeat failed")
+
+    async def _renew(self) -> None:
+        mine = [r for r in self.active() if r.task is not None]
+        if not mine:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for run in mine:
+            keys = self.keys(run.id)
+            pipe.set(keys.lease, self.worker_id, px=int(self.lease_seconds * 1000))
+            pipe.exists(keys.cancel)
+        replies = await pipe.execute()
+        for run, stopped in zip(mine, replies[1::2], strict=True):
+            if stopped:
+                run.cancel()
+
+    async def _reap(self) -> None:
+        """End the runs whose owner stopped renewing its lease."""
+        live = await self.live_run_ids()
+        others = [rid for rid in live if rid not in self._runs]
+        if not others:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for run_id in others:
+            pipe.exists(self.keys(run_id).lease)
+        leased = await pipe.execute()
+        orphans = [rid for rid, held in zip(others, leased, strict=True) if not held]
+        if not orphans:
+            return
+        event = interrupted_event()
+        ended: list[str] = []
+        for run_id in orphans:
+            keys = self.keys(run_id)
+            seq = await self._end(
+                keys=[keys.log, keys.meta],
+                args=[self.max_events, self.log_ttl, event.type, event.model_dump_json()],
+            )
+            if seq:
+                ended.append(run_id)
+        await self.redis.srem(self.live_key, *orphans)
+        if ended:
+            logger.warning("ended %d answers whose worker stopped: %s", len(ended), ended)
+            if self.on_interrupted is not None:
+                await self.on_interrupted(ended)
+
+    def owned(self) -> Collection[str]:
+        """Ids of the runs this worker is running."""
+        return [r.id for r in self.active() if r.task is not None]

@@ -1,0 +1,161 @@
+"""A run's event log in a Redis stream, as other workers read it.
+
+One stream per run, keyed by the run id. Entries carry explicit ids `<seq>-0`,
+so the SSE `id:` is the stream id and `Last-Event-ID` is where `XREAD` starts.
+Each entry holds the event's type (`t`, so a reader knows the terminal one
+without parsing) and its JSON (`d`, sent as is).
+
+Writes happen on the owner (runs/redis.py) through the Lua scripts below: they
+refuse to add to a run that has ended, which is how a run ends exactly once
+even when its owner and a worker that thinks the owner died race to end it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from ..metrics import REDIS_ERRORS
+from ..protocol import ErrorEvent, StreamEvent
+from .log import EventLog
+
+__all__ = ["APPEND_SCRIPT", "END_SCRIPT", "TERMINAL_TYPES", "RemoteEventLog", "RunKeys"]
+
+TERMINAL_TYPES = frozenset({"complete", "error", "cancelled"})
+
+_BLOCK_MS = 2_000
+_READ_COUNT = 1_000
+
+LOST_MESSAGE = "The connection to this answer was lost. Reload the conversation to see it."
+
+
+class RunKeys:
+    """A run's keys. The `{run id}` hash tag keeps them on one shard of a cluster."""
+
+    __slots__ = ("cancel", "lease", "log", "meta")
+
+    def __init__(self, prefix: str, run_id: str) -> None:
+        base = f"{prefix}run:{{{run_id}}}"
+        self.log = f"{base}:log"
+        self.meta = f"{base}:meta"
+        self.lease = f"{base}:lease"
+        self.cancel = f"{base}:cancel"
+
+
+# KEYS: log, meta. ARGV: maxlen, ttl after the end, ttl while running, then
+# (seq, type, json) triples. Returns 1 (written), 0 (the run had already ended:
+# nothing written) or -1 (the run is unknown: Redis lost it).
+APPEND_SCRIPT = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
+if redis.call('HEXISTS', KEYS[2], 'ended') == 1 then return 0 end
+local ended = nil
+for i = 4, #ARGV, 3 do
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0',
+             't', ARGV[i + 1], 'd', ARGV[i + 2])
+  local kind = ARGV[i + 1]
+  if kind == 'complete' or kind == 'error' or kind == 'cancelled' then ended = kind end
+end
+if ended then
+  redis.call('HSET', KEYS[2], 'ended', ended)
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+else
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
+return 1
+"""
+
+# KEYS: log, meta. ARGV: maxlen, ttl after the end, type, json. Ends a run whose
+# owner is gone with one terminal event numbered after the last one written.
+# Returns its sequence number, or 0 when the run had already ended (or is unknown).
+END_SCRIPT = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[2], 'ended') == 1 then return 0 end
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local seq = 1
+if #last > 0 then seq = tonumber(string.match(last[1][1], '^(%d+)')) + 1 end
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], seq .. '-0', 't', ARGV[3], 'd', ARGV[4])
+redis.call('HSET', KEYS[2], 'ended', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+return seq
+"""
+
+
+def _lost_json() -> str:
+    return ErrorEvent(message=LOST_MESSAGE, code="unavailable").model_dump_json()
+
+
+class RemoteEventLog(EventLog):
+    """A run owned by another worker, read from its stream; read-only.
+
+    `last_seq` and `closed` are as they were when the run was looked up. If Redis
+    fails or forgets the run while it is followed, the reader gets an `error`
+    event without an `id:` (so it does not move the resume point) and stops:
+    it never waits forever.
+    """
+
+    def __init__(self, redis: Redis, keys: RunKeys, *, last_seq: int, ended: bool) -> None:
+        self._redis = redis
+        self._keys = keys
+        self._last_seq = last_seq
+        self._ended = ended
+
+    def append(self, event: StreamEvent) -> int:
+        raise RuntimeError("another worker owns this run")
+
+    def close(self) -> None:
+        raise RuntimeError("another worker owns this run")
+
+    @property
+    def closed(self) -> bool:
+        return self._ended
+
+    @property
+    def last_seq(self) -> int:
+        return self._last_seq
+
+    async def _entries(self, after: int) -> AsyncIterator[list[tuple[int, bytes, bytes]] | None]:
+        """Batches of `(seq, type, json)` after `after`; None once when the run is lost."""
+        last = max(0, after)
+        while True:
+            try:
+                reply: Any = await self._redis.xread(
+                    {self._keys.log: f"{last}-0"}, count=_READ_COUNT, block=_BLOCK_MS
+                )
+                if not reply:
+                    # Quiet for a while: is the run still known at all?
+                    if not await self._redis.exists(self._keys.meta):
+                        yield None
+                        return
+                    continue
+            except RedisError:
+                REDIS_ERRORS.labels(operation="follow").inc()
+                yield None
+                return
+            batch: list[tuple[int, bytes, bytes]] = []
+            for entry_id, fields in reply[0][1]:
+                last = int(entry_id.split(b"-", 1)[0])
+                batch.append((last, fields[b"t"], fields[b"d"]))
+            yield batch
+            if batch and batch[-1][1].decode() in TERMINAL_TYPES:
+                return
+
+    async def follow(self, after: int = 0) -> AsyncIterator[tuple[int, str]]:
+        async for batch in self._entries(after):
+            if batch is None:
+                # No sequence number of its own: it is not part of the run's log.
+                yield 0, _lost_json()
+                return
+            for seq, _type, data in batch:
+                yield seq, data.decode()
+
+    async def follow_wire(self, after: int = 0) -> AsyncIterator[bytes]:
+        async for batch in self._entries(after):
+            if batch is None:
+                yield b"data: %s\n\n" % _lost_json().encode()
+                return
+            yield b"".join(b"id: %d\ndata: %s\n\n" % (seq, data) for seq, _type, data in batch)

@@ -1,0 +1,257 @@
+"""Two `pagechat serve` workers sharing Redis and PostgreSQL serve one conversation.
+
+Whichever worker a request reaches: a follower resumes without gap or duplicate,
+Stop reaches the worker that runs the answer, a killed worker's answer ends for
+its followers, SIGTERM drains, and a Redis restart ends the answer cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import PASSWORD
+from tests.fakes.anthropic_server import FakeAnthropic, Response, reply
+from tests.support.redis_server import RedisServer
+from tests.support.workers import Event, Worker, events, seed_user, worker_env
+
+EMAIL = "ada@example.com"
+PACE = 25.0  # tokens per second from the fake upstream
+
+
+def _answer(body: dict[str, Any]) -> Response:
+    """`words N` in the question: an answer of N numbered words, at PACE."""
+    text = str(body["messages"][-1]["content"])
+    match = re.search(r"words (\d+)", text)
+    count = int(match.group(1)) if match else 10
+    return reply(*[f"w{i} " for i in range(count)], tokens_per_second=PACE)
+
+
+def _words(count: int) -> str:
+    return "".join(f"w{i} " for i in range(count))
+
+
+class Cluster:
+    def __init__(self, a: Worker, b: Worker, upstream: FakeAnthropic, redis: RedisServer) -> None:
+        self.a, self.b, self.upstream, self.redis = a, b, upstream, redis
+        self.headers: dict[str, str] = {}
+
+    async def login(self) -> None:
+        async with httpx.AsyncClient(base_url=self.a.url) as client:
+            r = await client.post("/api/auth/login", json={"email": EMAIL, "password": PASSWORD})
+            self.headers = {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+    def client(self, worker: Worker) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=worker.url, headers=self.headers, timeout=30)
+
+
+@pytest.fixture
+async def cluster(
+    postgres_url: str, redis_server: RedisServer, tmp_path: Path
+) -> AsyncIterator[Cluster]:
+    await seed_user(postgres_url, EMAIL, PASSWORD)
+    with FakeAnthropic(responder=_answer) as upstream:
+        env = worker_env(
+            database_url=postgres_url,
+            redis_url=redis_server.url,
+            upstream=upstream.base_url,
+            state_dir=tmp_path / "state",
+        )
+        a, b = Worker("a", env), Worker("b", env)
+        try:
+            await asyncio.gather(a.start(), b.start())
+            cluster = Cluster(a, b, upstream, redis_server)
+            await cluster.login()
+            yield cluster
+        finally:
+            await asyncio.gather(a.aclose(), b.aclose())
+
+
+async def _read_until(stream: AsyncIterator[Event], count: int) -> list[Event]:
+    got: list[Event] = []
+    async for event in stream:
+        got.append(event)
+        if len([e for e in got if e.type == "text_delta"]) >= count:
+            break
+    return got
+
+
+async def _stored_answer(cluster: Cluster, worker: Worker, conversation_id: str) -> dict[str, Any]:
+    async with cluster.client(worker) as client:
+        detail = (await client.get(f"/api/conversations/{conversation_id}")).json()
+    answer: dict[str, Any] = detail["messages"][-1]
+    return answer
+
+
+async def test_an_answer_started_on_one_worker_is_followed_from_another_with_no_gap(
+    cluster: Cluster,
+) -> None:
+    async with (
+        cluster.client(cluster.a) as on_a,
+        cluster.client(cluster.b) as on_b,
+        on_a.stream("POST", "/api/chat/stream", json={"message": "words 30"}) as live,
+    ):
+        run_id = live.headers["X-Run-Id"]
+        from_a = events(live)
+        seen = await _read_until(from_a, 5)
+        resume_at = seen[-1].id
+        assert resume_at is not None
+        async with on_b.stream(
+            "GET", f"/api/chat/runs/{run_id}/events", headers={"Last-Event-ID": str(resume_at)}
+        ) as followed:
+            from_b = [e async for e in events(followed)]
+        rest_of_a = [e async for e in from_a]
+
+    all_of_a = seen + rest_of_a
+    assert [e.id for e in from_b] == list(range(resume_at + 1, all_of_a[-1].id + 1))  # type: ignore[operator]
+    assert from_b == [e for e in all_of_a if e.id is not None and e.id > resume_at]
+    assert from_b[-1].type == "complete"
+    assert from_b[-1].data["payload"]["message"] == _words(30)  # type: ignore[index]
+
+
+async def test_stop_sent_to_another_worker_cancels_the_answer_where_it_runs(
+    cluster: Cluster,
+) -> None:
+    async with (
+        cluster.client(cluster.a) as on_a,
+        cluster.client(cluster.b) as on_b,
+        on_a.stream("POST", "/api/chat/stream", json={"message": "words 400"}) as live,
+    ):
+        run_id = live.headers["X-Run-Id"]
+        conversation_id = live.headers["X-Conversation-Id"]
+        from_a = events(live)
+        await _read_until(from_a, 3)
+        stop = await on_b.post(f"/api/chat/runs/{run_id}/cancel")
+        assert stop.status_code == 202 and stop.json()["cancelled"] is True
+        async with asyncio.timeout(5):
+            rest = [e async for e in from_a]
+
+    assert rest[-1].type == "cancelled"
+    assert await cluster.upstream.disconnected(within=5)  # the model request was closed
+    stored = await _stored_answer(cluster, cluster.b, conversation_id)
+    assert stored["status"] == "cancelled"
+    assert stored["content"].startswith("w0 w1 w2 ")
+
+
+async def test_a_killed_workers_answer_ends_interrupted_for_its_follower_elsewhere(
+    cluster: Cluster,
+) -> None:
+    async with (
+        cluster.client(cluster.a) as on_a,
+        cluster.client(cluster.b) as on_b,
+        on_a.stream("POST", "/api/chat/stream", json={"message": "words 400"}) as live,
+    ):
+        run_id = live.headers["X-Run-Id"]
+        conversation_id = live.headers["X-Conversation-Id"]
+        await _read_until(events(live), 10)
+        async with on_b.stream(
+            "GET", f"/api/chat/runs/{run_id}/events", headers={"Last-Event-ID": "0"}
+        ) as followed:
+            from_b = events(followed)
+            await _read_until(from_b, 10)
+            await asyncio.sleep(0.5)  # a checkpoint of the partial answer
+            await cluster.a.kill()
+            # The lease (1.5 s here, 10 s by default) lapses; B ends the run.
+            async with asyncio.timeout(15):
+                rest = [e async for e in from_b]
+
+    assert rest[-1].type == "error" and rest[-1].data["code"] == "interrupted"
+    text = "".join(str(e.data["text"]) for e in rest if e.type == "text_delta")
+    stored = await _stored_answer(cluster, cluster.b, conversation_id)
+    assert stored["status"] == "interrupted"
+    assert stored["content"].startswith(_words(10))
+    # The follower saw everything that was stored, and ids ran on without a gap.
+    assert stored["content"] in _words(10) + text
+    ids = [e.id or 0 for e in rest]
+    assert ids == list(range(ids[0], ids[0] + len(ids)))
+
+
+async def _follow_across_restarts(cluster: Cluster, run_id: str, first: Worker) -> list[Event]:
+    """What a client sees that resumes on the other worker whenever its worker goes away."""
+    got: list[Event] = []
+    worker = first
+    for _ in range(20):
+        last = max((e.id for e in got if e.id is not None), default=0)
+        try:
+            async with (
+                cluster.client(worker) as client,
+                client.stream(
+                    "GET", f"/api/chat/runs/{run_id}/events", headers={"Last-Event-ID": str(last)}
+                ) as response,
+            ):
+                async for event in events(response):
+                    got.append(event)
+                    if event.type in ("complete", "error", "cancelled"):
+                        return got
+        except httpx.TransportError:
+            pass
+        worker = cluster.b if worker is cluster.a else cluster.a
+        await asyncio.sleep(0.2)
+    raise AssertionError("the answer never ended")
+
+
+async def _start(cluster: Cluster, worker: Worker, message: str) -> str:
+    """Start an answer and hang up at once: the run goes on without its first reader."""
+    async with (
+        cluster.client(worker) as client,
+        client.stream("POST", "/api/chat/stream", json={"message": message}) as response,
+    ):
+        return response.headers["X-Run-Id"]
+
+
+async def test_a_rolling_restart_with_answers_in_flight_loses_nothing(cluster: Cluster) -> None:
+    for draining, other in ((cluster.a, cluster.b), (cluster.b, cluster.a)):
+        run_ids = [await _start(cluster, draining, f"words {n}") for n in (40, 41)]
+        followers = [
+            asyncio.create_task(_follow_across_restarts(cluster, run_id, draining))
+            for run_id in run_ids
+        ]
+        await asyncio.sleep(0.5)
+        # Drains: both answers finish first. uvicorn ends by re-raising the signal.
+        assert await draining.terminate() in (0, -signal.SIGTERM)
+        for n, follower in zip((40, 41), followers, strict=True):
+            got = await follower
+            ids = [e.id for e in got]
+            assert ids == list(range(1, len(ids) + 1)), "no event lost or repeated"
+            assert got[-1].type == "complete"
+            assert got[-1].data["payload"]["message"] == _words(n)  # type: ignore[index]
+        await draining.start()
+        assert other.proc is not None and other.proc.returncode is None
+
+
+async def test_a_redis_restart_mid_answer_ends_it_with_an_error_and_answers_work_again(
+    cluster: Cluster,
+) -> None:
+    async with (
+        cluster.client(cluster.a) as on_a,
+        on_a.stream("POST", "/api/chat/stream", json={"message": "words 400"}) as live,
+    ):
+        conversation_id = live.headers["X-Conversation-Id"]
+        from_a = events(live)
+        await _read_until(from_a, 3)
+        cluster.redis.restart()
+        async with asyncio.timeout(15):
+            rest = [e async for e in from_a]
+
+    assert rest[-1].type == "error" and rest[-1].data["code"] == "unavailable"
+    stored = await _stored_answer(cluster, cluster.a, conversation_id)
+    assert stored["status"] == "error" and stored["content"].startswith("w0 w1 w2 ")
+
+    for worker in (cluster.a, cluster.b):
+        async with (
+            cluster.client(worker) as client,
+            client.stream(
+                "POST",
+                "/api/chat/stream",
+                json={"message": "words 5", "conversation_id": conversation_id},
+            ) as again,
+        ):
+            got = [e async for e in events(again)]
+        assert got[-1].type == "complete"
