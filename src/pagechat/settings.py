@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .quotas import QuotaSettings
+
 __all__ = ["ProviderName", "Settings", "get_settings"]
 
 ProviderName = Literal["anthropic", "openai", "offline"]
@@ -27,6 +29,8 @@ class Settings(BaseSettings):
     run_lease_seconds: float = Field(default=10.0, alias="PAGECHAT_RUN_LEASE_SECONDS")
     """A worker that stops renewing its answers' lease for this long is taken for dead; its
     answers are ended (`interrupted`) by another worker within about 4/3 of it."""
+    quotas: QuotaSettings = Field(default_factory=QuotaSettings, alias="PAGECHAT_QUOTAS")
+    """Per-role limits (JSON): answers at once, turns a minute, tokens a day, message length."""
     drain_seconds: float = Field(default=30.0, alias="PAGECHAT_DRAIN_SECONDS")
     """On SIGTERM, how long running answers may finish before they are ended."""
     secret: str | None = Field(default=None, alias="PAGECHAT_SECRET")

@@ -63,6 +63,8 @@ def settings_for(tmp_path: Path, database_url: str | None = None, **extra: objec
             "PAGECHAT_WEB_DIR": web,
             "PAGECHAT_LOGIN_MAX_ATTEMPTS": LOGIN_MAX_ATTEMPTS,
             "PAGECHAT_LOGIN_WINDOW_SECONDS": LOGIN_WINDOW_SECONDS,
+            # A test's server stops at once; draining has tests of its own (test_scale_out).
+            "PAGECHAT_DRAIN_SECONDS": 0,
             **extra,
         }
     )

@@ -46,7 +46,8 @@ from ..protocol import (
     ToolStartEvent,
     Usage,
 )
-from ..runs import Run, RunManager, RunObserver
+from ..quotas import Quotas
+from ..runs import Draining, Run, RunManager, RunObserver
 from ..store.base import AssistantRecord, ChatStore, TurnIds
 from ..tools.types import ToolContext
 from ..tracing import RunTracer
@@ -117,8 +118,11 @@ class ChatService:
         config: ChatConfig | None = None,
         sessions: async_sessionmaker[AsyncSession] | None = None,
         tracer: Tracer | None = None,
+        quotas: Quotas | None = None,
     ) -> None:
         self._model = model
+        self.quotas = quotas
+        """Per-user limits on turns; None: unlimited (tests, embedded use)."""
         self._tracer = tracer
         self.store = store
         self.runs = runs
@@ -140,25 +144,45 @@ class ChatService:
         return self._model if isinstance(self._model, Model) else self._model()
 
     async def start(self, *, user: Principal, request: ChatRequest) -> Run:
-        """Store the user message and start the run. Raises ConversationNotFound."""
+        """Store the user message and start the run.
+
+        Raises ConversationNotFound, QuotaExceeded (before anything is stored), and
+        Draining when the server is shutting down.
+        """
+        if self.runs.draining:
+            raise Draining("The server is restarting; try again in a moment.")
         setup = prepare_turn(
             request.context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
         )
-        earlier = (
-            await self.store.history(user=user, conversation_id=request.conversation_id)
-            if request.conversation_id
-            else []
-        )
         run_id = uuid.uuid4().hex
-        ids = await self.store.begin_turn(
-            user=user,
-            conversation_id=request.conversation_id,
-            message=request.message,
-            run_id=run_id,
-        )
+        quotas = self.quotas
+        if quotas is not None:
+            await quotas.admit(user, run_id, request.message)
+        try:
+            earlier = (
+                await self.store.history(user=user, conversation_id=request.conversation_id)
+                if request.conversation_id
+                else []
+            )
+            ids = await self.store.begin_turn(
+                user=user,
+                conversation_id=request.conversation_id,
+                message=request.message,
+                run_id=run_id,
+            )
+        except BaseException:
+            if quotas is not None:
+                await quotas.release(user.id, run_id, tokens=0)
+            raise
+        turn = _Turn(ids, setup)
 
         async def body(run: Run) -> None:
-            await self._run(run, user, request, setup, ids, earlier)
+            try:
+                await self._run(run, turn, user, request, earlier)
+            finally:
+                if quotas is not None:
+                    spent = turn.usage.input_tokens + turn.usage.output_tokens
+                    await asyncio.shield(quotas.release(user.id, run_id, tokens=spent))
 
         observers: list[RunObserver] = []
         if self._tracer is not None:
@@ -183,30 +207,28 @@ class ChatService:
     async def _run(
         self,
         run: Run,
+        turn: _Turn,
         user: Principal,
         request: ChatRequest,
-        setup: TurnSetup,
-        ids: TurnIds,
         earlier: list[MessagePublic],
     ) -> None:
         if self.sessions is None:
-            await self._turn(run, None, user, request, setup, ids, earlier)
+            await self._turn(run, turn, None, user, request, earlier)
             return
         # Tools commit their own writes; whatever they left uncommitted is rolled back.
         async with self.sessions() as session:
-            await self._turn(run, session, user, request, setup, ids, earlier)
+            await self._turn(run, turn, session, user, request, earlier)
 
     async def _turn(
         self,
         run: Run,
+        turn: _Turn,
         session: AsyncSession | None,
         user: Principal,
         request: ChatRequest,
-        setup: TurnSetup,
-        ids: TurnIds,
         earlier: list[MessagePublic],
     ) -> None:
-        turn = _Turn(ids, setup)
+        ids, setup = turn.ids, turn.setup
         ctx = ToolContext(
             user_id=user.id,
             is_admin=user.is_admin,

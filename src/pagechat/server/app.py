@@ -25,6 +25,7 @@ from ..mcp import McpServer, McpTools, load_mcp_config
 from ..metrics import count_database_errors
 from ..models.base import Model
 from ..models.factory import model_from_settings
+from ..quotas import MemoryQuotas, QuotaExceeded, Quotas, RedisQuotas
 from ..runs import Draining, RunManager, RunsUnavailable
 from ..runs.redis import RedisRunManager
 from ..settings import Settings, get_settings
@@ -63,6 +64,7 @@ def create_app(
     sessions: async_sessionmaker[AsyncSession] | None = None,
     metrics_token: str | None = None,
     tracer: Tracer | None = None,
+    quotas: Quotas | None = None,
 ) -> FastAPI:
     """Build the app. Everything it needs is passed in, so tests can wire real parts freely.
 
@@ -71,7 +73,8 @@ def create_app(
     routes a database session.
 
     `metrics_token` lets a Prometheus scraper read `/metrics` (admins always can);
-    `tracer` (see `pagechat.tracing`) traces every answer.
+    `tracer` (see `pagechat.tracing`) traces every answer; `quotas` limits each
+    user's turns (none: unlimited).
 
     `on_startup` hooks run, in order, before the first request; `on_shutdown` hooks
     after the live runs have been stopped (and stored).
@@ -88,6 +91,8 @@ def create_app(
         finally:
             await run_manager.shutdown()
             await app.state.chat.aclose()
+            if quotas is not None:
+                await quotas.aclose()
             for hook in on_shutdown:
                 await hook()
 
@@ -108,6 +113,7 @@ def create_app(
         config=config,
         sessions=sessions,
         tracer=tracer,
+        quotas=quotas,
     )
     app.state.sessions = sessions
     app.state.authenticator = authenticator
@@ -119,6 +125,17 @@ def create_app(
     async def _draining(request: Request, exc: Draining) -> JSONResponse:
         # A load balancer retries elsewhere; a client tries again in a moment.
         return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "1"})
+
+    @app.exception_handler(QuotaExceeded)
+    async def _over_quota(request: Request, exc: QuotaExceeded) -> JSONResponse:
+        body = {"detail": exc.message, "quota": exc.quota, "limit": exc.limit}
+        if exc.quota == "message_chars":  # waiting will not help: the message must change
+            return JSONResponse(body, status_code=422)
+        return JSONResponse(
+            body | {"retry_after": exc.retry_after},
+            status_code=429,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
 
     @app.exception_handler(RunsUnavailable)
     async def _unavailable(request: Request, exc: RunsUnavailable) -> JSONResponse:
@@ -161,6 +178,12 @@ def _web_dir(settings: Settings) -> Path | None:
         return settings.web_dir
     built = Path("web/dist")
     return built if built.is_dir() else None
+
+
+def _quotas(settings: Settings) -> Quotas:
+    if settings.redis_url is None:
+        return MemoryQuotas(settings.quotas)
+    return RedisQuotas(Redis.from_url(settings.redis_url), settings.quotas)
 
 
 def _run_manager(settings: Settings, store: SqlChatStore) -> RunManager:
@@ -268,4 +291,5 @@ def create_app_from_settings(
         sessions=sessions,
         metrics_token=settings.metrics_token,
         tracer=configure_tracing() if settings.otel_tracing else None,
+        quotas=_quotas(settings),
     )

@@ -157,6 +157,15 @@ describe("ChatController", () => {
     expect(controller.getState().messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["hi"]);
   });
 
+  it("a turn refused by a quota shows the server's words, and Retry sends it again", async () => {
+    const { fake, controller } = setup();
+    const detail = "You have sent 20 messages this minute. Please wait 12 s.";
+    fake.on("POST", "/api/chat/stream", () => json({ detail, quota: "turns_per_minute", retry_after: 12 }, 429));
+    await controller.send("hi");
+    expect(fake.calls.filter((c) => c.method === "POST")).toHaveLength(1);
+    expect(controller.getState()).toMatchObject({ status: "error", error: { message: detail, retry: "resend" } });
+  });
+
   it("Retry after a run error sends the last message again", async () => {
     const { fake, controller } = setup();
     const first = new SseResponse(runHeaders());
