@@ -1,7 +1,11 @@
-"""How long a 1,000-message conversation takes to open, and in how many SQL statements.
+"""How long a long conversation takes to open, and in how many SQL statements.
 
-Prints one JSON line. `--database-url` picks the database (default: a SQLite
-file in a temporary directory); the conversation is written fresh each run.
+The tray opens a conversation at its newest page (50 messages) and pages back
+with the `older` cursor; this measures that (`first_page_*`, `older_page_*`)
+over HTTP, beside reading every message at once through the store (`all_*`,
+what opening a conversation cost before pages). Prints one JSON line.
+`--database-url` picks the database (default: a SQLite file in a temporary
+directory); `--messages` the length (default 10,000); written fresh each run.
 """
 
 from __future__ import annotations
@@ -32,7 +36,6 @@ from pagechat.store import (
 from pagechat.store.db import display_url
 from pagechat.store.users import create_user, principal_of
 
-MESSAGES = 1000
 ROUNDS = 20
 
 
@@ -53,7 +56,7 @@ def _answer(i: int) -> AssistantRecord:
     )
 
 
-async def _run(database_url: str) -> dict[str, Any]:
+async def _run(database_url: str, messages: int) -> dict[str, Any]:
     engine = create_engine(database_url)
     await upgrade_async(engine)
     sessions = create_sessionmaker(engine)
@@ -66,7 +69,7 @@ async def _run(database_url: str) -> dict[str, Any]:
     user = principal_of(row)
     store = SqlChatStore(sessions)
     conversation_id: str | None = None
-    for i in range(MESSAGES // 2):
+    for i in range(messages // 2):
         ids = await store.begin_turn(user=user, conversation_id=conversation_id, message=f"Q{i}")
         conversation_id = ids.conversation_id
         await store.finish_turn(assistant_message_id=ids.assistant_message_id, record=_answer(i))
@@ -77,39 +80,51 @@ async def _run(database_url: str) -> dict[str, Any]:
     def _count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         statements.append(statement)
 
-    event.listen(engine.sync_engine, "before_cursor_execute", _count)
     store_ms: list[float] = []
-    for _ in range(ROUNDS):
+    for _ in range(ROUNDS // 4):
         start = time.perf_counter()
         detail = await store.get_conversation(user=user, conversation_id=conversation_id)
         store_ms.append((time.perf_counter() - start) * 1000)
-    event.remove(engine.sync_engine, "before_cursor_execute", _count)
-    assert len(detail.messages) == MESSAGES
+    assert len(detail.messages) == messages
 
     auth = JwtAuthenticator(sessions=sessions, secret="bench-" + "s" * 40)
     app = create_app(model=FunctionModel(lambda _r: ""), store=store, authenticator=auth)
     headers = {"Authorization": f"Bearer {auth.issue_token(user)}"}
-    http_ms: list[float] = []
+    url = f"/api/conversations/{conversation_id}"
+    first_ms: list[float] = []
+    older_ms: list[float] = []
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+        event.listen(engine.sync_engine, "before_cursor_execute", _count)
         for _ in range(ROUNDS):
             start = time.perf_counter()
-            response = await client.get(f"/api/conversations/{conversation_id}", headers=headers)
-            http_ms.append((time.perf_counter() - start) * 1000)
-            response.raise_for_status()
-    body_bytes = len(response.content)
+            first = await client.get(url, headers=headers)
+            first_ms.append((time.perf_counter() - start) * 1000)
+            first.raise_for_status()
+        event.remove(engine.sync_engine, "before_cursor_execute", _count)
+        # A page from the middle of the conversation, as scrolling far back asks for.
+        middle = str(int(first.json()["older"]) - messages // 2)
+        for _ in range(ROUNDS):
+            start = time.perf_counter()
+            older = await client.get(url, params={"before": middle}, headers=headers)
+            older_ms.append((time.perf_counter() - start) * 1000)
+            older.raise_for_status()
     await engine.dispose()
 
     return {
         "bench": "conversation_load",
         "database": _backend(database_url),
-        "messages": MESSAGES,
-        "statements_per_load": len(statements) // ROUNDS,
-        "load_ms_median": round(statistics.median(store_ms), 2),
-        "load_ms_max": round(max(store_ms), 2),
-        "http_ms_median": round(statistics.median(http_ms), 2),
-        "response_bytes": body_bytes,
+        "messages": messages,
+        "page_messages": len(first.json()["messages"]),
+        "first_page_http_ms_median": round(statistics.median(first_ms), 2),
+        "first_page_http_ms_max": round(max(first_ms), 2),
+        "first_page_bytes": len(first.content),
+        "older_page_http_ms_median": round(statistics.median(older_ms), 2),
+        "statements_per_page": len(statements) // ROUNDS,
+        "all_messages_store_ms_median": round(statistics.median(store_ms), 2),
         "rounds": ROUNDS,
+        "target_first_page_ms": 30,
+        "target_met": statistics.median(first_ms) < 30,
     }
 
 
@@ -120,10 +135,11 @@ def _backend(database_url: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--database-url", help="default: a SQLite file in a temporary directory")
+    parser.add_argument("--messages", type=int, default=10_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"
-        print(json.dumps(asyncio.run(_run(url))))
+        print(json.dumps(asyncio.run(_run(url, args.messages))))
 
 
 if __name__ == "__main__":

@@ -329,6 +329,9 @@ class ConversationList(_Model):
 
 class ConversationDetail(ConversationPublic):
     messages: list[MessagePublic] = Field(default_factory=list)
+    """The newest messages (a page of them), oldest first."""
+    older: str | None = None
+    """Cursor of the messages before these (`?before=`); null when these are the first."""
 
 
 class ConversationUpdate(_Model):

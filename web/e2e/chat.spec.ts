@@ -331,6 +331,40 @@ test.describe("the tray", () => {
     if (await stop.isVisible()) await stop.click();
   });
 
+  test("a long conversation opens at its newest page; scrolling up loads the earlier ones in place", async ({
+    chat,
+    page,
+  }) => {
+    const headers = { Authorization: `Bearer ${TOKEN}` };
+    let conversationId: string | null = null;
+    for (let i = 0; i < 40; i++) {
+      const data: Record<string, unknown> = { message: `paged message ${i}`, conversation_id: conversationId };
+      const response = await page.request.post(`${baseUrl()}/api/chat/stream`, { headers, data });
+      conversationId = response.headers()["x-conversation-id"] ?? null;
+    }
+    await page.getByRole("button", { name: "Conversations" }).click();
+    await page.getByRole("navigation", { name: "Conversations" }).getByText("paged message 0").click();
+    const users = chat.log.locator('[data-role="user"]');
+    // 80 messages: the newest 50 are shown, from the answer to message 14 on.
+    await expect(users).toHaveCount(25);
+    await expect(users.first()).toHaveText("paged message 15");
+    const earlier = chat.log.getByRole("button", { name: "Show earlier messages" });
+    await expect(earlier).toBeVisible();
+
+    const reading = users.filter({ hasText: "paged message 15" });
+    await chat.log.evaluate((el) => {
+      el.scrollTop = 0;
+    });
+    await expect(users).toHaveCount(40);
+    await expect(users.first()).toHaveText("paged message 0");
+    await expect(earlier).toHaveCount(0);
+    // What the user was reading is still in view, not pushed away by what came before it.
+    const box = await reading.boundingBox();
+    const log = await chat.log.boundingBox();
+    expect(box && log && box.y >= log.y && box.y < log.y + log.height).toBe(true);
+    await shot(page, "18-earlier-messages");
+  });
+
   test("conversations: new, switch, rename, delete", async ({ chat, page }) => {
     await chat.ask("first conversation marker");
     await page.getByRole("button", { name: "New conversation" }).click();

@@ -32,10 +32,15 @@ __all__ = [
     "AssistantRecord",
     "ChatStore",
     "ConversationNotFound",
+    "InvalidCursor",
     "MessageNotFound",
     "NoPayload",
     "TurnIds",
 ]
+
+
+class InvalidCursor(ValueError):
+    """A page cursor that no page of this store gave out."""
 
 
 class ConversationNotFound(LookupError):
@@ -135,9 +140,19 @@ class ChatStore(abc.ABC):
 
     @abc.abstractmethod
     async def get_conversation(
-        self, *, user: Principal, conversation_id: str
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        limit: int | None = None,
+        before: str | None = None,
     ) -> ConversationDetail:
-        """Every message, oldest first, with every stored field (admin-only ones included)."""
+        """Messages oldest first, with every stored field (admin-only ones included).
+
+        With `limit`, only the newest `limit` of them (before the cursor `before`, an
+        earlier page's `older`); `older` is then the cursor of the page before. Raises
+        ConversationNotFound, and InvalidCursor for a cursor no page gave.
+        """
 
     @abc.abstractmethod
     async def rename_conversation(

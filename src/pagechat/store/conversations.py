@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from pydantic import BaseModel
-from sqlalchemy import CursorResult, Table, bindparam, delete, func, or_, select, update
+from sqlalchemy import CursorResult, Table, and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..protocol import (
@@ -25,7 +25,14 @@ from ..protocol import (
     PayloadDecision,
     Usage,
 )
-from .base import AssistantRecord, ConversationNotFound, MessageNotFound, NoPayload, TurnIds
+from .base import (
+    AssistantRecord,
+    ConversationNotFound,
+    InvalidCursor,
+    MessageNotFound,
+    NoPayload,
+    TurnIds,
+)
 from .tables import Conversation, Message, utcnow
 from .titles import make_title
 
@@ -129,21 +136,47 @@ async def list_conversations(
 
 
 async def get_conversation(
-    *, session: AsyncSession, owner_id: str, conversation_id: str
+    *,
+    session: AsyncSession,
+    owner_id: str,
+    conversation_id: str,
+    limit: int | None = None,
+    before: str | None = None,
 ) -> ConversationDetail:
-    """The conversation and all its messages in one statement, however long it is."""
-    result = await session.execute(
+    """The conversation and its messages (the newest `limit` before `before`), in one
+    statement on the (conversation, seq) index, however long the conversation is.
+
+    The cursor is the `seq` of the oldest message of the page after it.
+    """
+    newest_first = limit is not None
+    on = Message.conversation_id == Conversation.id
+    if before is not None:
+        if not before.isdigit() or len(before) > 19:
+            raise InvalidCursor(before)
+        on = and_(on, Message.seq < int(before))
+    statement = (
         select(Conversation, Message)
-        .outerjoin(Message, Message.conversation_id == Conversation.id)
+        .outerjoin(Message, on)
         .where(Conversation.id == conversation_id, Conversation.owner_id == owner_id)
-        .order_by(Message.seq)
+        .order_by(Message.seq.desc() if newest_first else Message.seq)
     )
-    rows = result.all()
+    if limit is not None:
+        statement = statement.limit(limit + 1)  # one more: is there an older page?
+    rows = (await session.execute(statement)).all()
     if not rows:
         raise ConversationNotFound(conversation_id)
     conv = rows[0][0]
-    messages = [message_public(msg) for _, msg in rows if msg is not None]
-    return ConversationDetail(**_conversation_public(conv).model_dump(), messages=messages)
+    found = [msg for _, msg in rows if msg is not None]
+    older = None
+    if limit is not None:
+        if len(found) > limit:
+            found = found[:limit]
+            older = str(found[-1].seq)
+        found.reverse()
+    messages = [message_public(msg) for msg in found]
+    return ConversationDetail(
+        **_conversation_public(conv).model_dump(), messages=messages, older=older
+    )
 
 
 async def rename_conversation(

@@ -21,6 +21,7 @@ from .base import (
     AssistantRecord,
     ChatStore,
     ConversationNotFound,
+    InvalidCursor,
     MessageNotFound,
     NoPayload,
     TurnIds,
@@ -179,10 +180,26 @@ class MemoryChatStore(ChatStore):
         return ConversationList(items=items, total=len(mine), offset=offset, limit=limit)
 
     async def get_conversation(
-        self, *, user: Principal, conversation_id: str
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        limit: int | None = None,
+        before: str | None = None,
     ) -> ConversationDetail:
         conv = self._owned(user, conversation_id)
-        return ConversationDetail(**conv.public().model_dump(), messages=list(conv.messages))
+        # The cursor is a position in the list: messages are only ever appended.
+        end = len(conv.messages)
+        if before is not None:
+            if not before.isdigit() or int(before) > end:
+                raise InvalidCursor(before)
+            end = int(before)
+        start = 0 if limit is None else max(0, end - limit)
+        return ConversationDetail(
+            **conv.public().model_dump(),
+            messages=conv.messages[start:end],
+            older=str(start) if limit is not None and start > 0 else None,
+        )
 
     async def rename_conversation(
         self, *, user: Principal, conversation_id: str, title: str

@@ -115,11 +115,20 @@ class SqlChatStore(ChatStore):
             )
 
     async def get_conversation(
-        self, *, user: Principal, conversation_id: str
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        limit: int | None = None,
+        before: str | None = None,
     ) -> ConversationDetail:
         async with self.sessions() as session:
             return await crud.get_conversation(
-                session=session, owner_id=user.id, conversation_id=conversation_id
+                session=session,
+                owner_id=user.id,
+                conversation_id=conversation_id,
+                limit=limit,
+                before=before,
             )
 
     async def rename_conversation(

@@ -314,3 +314,37 @@ async def test_opening_a_conversation_costs_one_query_beyond_the_token_check(
 
     assert len(response.json()["messages"]) == 12
     assert len(selects) == 2
+
+
+async def test_a_long_conversation_loads_its_newest_page_and_pages_back(
+    client: httpx.AsyncClient, alice: Account
+) -> None:
+    conversation_id = await _conversation(client, alice, "m0")
+    for i in range(1, 30):  # 60 messages: m0, its answer, m1, ...
+        await _chat(client, alice, f"m{i}", conversation_id=conversation_id)
+    url = f"/api/conversations/{conversation_id}"
+
+    first = (await client.get(url, headers=alice.headers)).json()
+    older = (await client.get(url, params={"before": first["older"]}, headers=alice.headers)).json()
+
+    assert len(first["messages"]) == 50 and first["messages"][-1]["role"] == "assistant"
+    assert first["messages"][0]["content"] == "m5"  # 60 messages, the newest 50
+    assert [m["content"] for m in older["messages"] if m["role"] == "user"] == [
+        f"m{i}" for i in range(5)
+    ]
+    assert older["older"] is None
+
+
+@pytest.mark.parametrize(
+    "params", [{"before": "nope"}, {"before": "1" * 40}, {"limit": 0}, {"limit": 201}]
+)
+async def test_a_bad_page_request_is_a_422(
+    client: httpx.AsyncClient, alice: Account, params: dict[str, Any]
+) -> None:
+    conversation_id = await _conversation(client, alice)
+
+    r = await client.get(
+        f"/api/conversations/{conversation_id}", params=params, headers=alice.headers
+    )
+
+    assert r.status_code == 422 and r.json()["detail"]

@@ -16,6 +16,7 @@ from pagechat.store import (
     AssistantRecord,
     ConversationNotFound,
 )
+from pagechat.store.base import InvalidCursor
 from tests.pagechat.store.conftest import Setup
 
 
@@ -278,3 +279,42 @@ async def test_a_checkpoint_of_a_deleted_conversation_is_quietly_dropped(s: Setu
     await s.store.checkpoint_turns({ids.assistant_message_id: _running("Hello")})
 
     assert (await s.store.list_conversations(user=s.alice)).total == 0
+
+
+async def test_a_long_conversation_comes_in_pages_newest_first(s: Setup) -> None:
+    conversation_id = await _turns(s, 6)  # q0 a0 ... q5 a5
+
+    pages: list[list[str]] = []
+    before = None
+    while True:
+        page = await s.store.get_conversation(
+            user=s.alice, conversation_id=conversation_id, limit=5, before=before
+        )
+        pages.append([m.content for m in page.messages])
+        if page.older is None:
+            break
+        before = page.older
+
+    assert pages == [
+        ["a3", "q4", "a4", "q5", "a5"],
+        ["q1", "a1", "q2", "a2", "q3"],
+        ["q0", "a0"],
+    ]
+
+
+async def test_a_page_that_ends_exactly_at_the_first_message_has_no_older_cursor(s: Setup) -> None:
+    conversation_id = await _turns(s, 2)
+
+    page = await s.store.get_conversation(user=s.alice, conversation_id=conversation_id, limit=4)
+
+    assert [m.content for m in page.messages] == ["q0", "a0", "q1", "a1"]
+    assert page.older is None
+
+
+async def test_a_cursor_no_page_gave_is_refused(s: Setup) -> None:
+    conversation_id = await _turns(s, 1)
+
+    with pytest.raises(InvalidCursor):
+        await s.store.get_conversation(
+            user=s.alice, conversation_id=conversation_id, limit=5, before="x1"
+        )

@@ -81,7 +81,8 @@ export interface ChatApi {
   resumeRun(runId: string, lastEventId: number, signal?: AbortSignal): AsyncGenerator<StreamItem>;
   cancelRun(runId: string): Promise<void>;
   listConversations(offset?: number, limit?: number): Promise<ConversationList>;
-  getConversation(id: string): Promise<ConversationDetail>;
+  /** The newest page of a conversation; with `before` (a page's `older`), the page before it. */
+  getConversation(id: string, before?: string | null): Promise<ConversationDetail>;
   renameConversation(id: string, title: string): Promise<ConversationPublic>;
   deleteConversation(id: string): Promise<void>;
   /** Records what the user did with a message's card; answers the message as it now is. */
@@ -257,8 +258,9 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
       return json<ConversationList>(`/api/conversations?offset=${offset}&limit=${limit}`);
     },
 
-    getConversation(id) {
-      return json<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`);
+    getConversation(id, before) {
+      const query = before ? `?before=${encodeURIComponent(before)}` : "";
+      return json<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}${query}`);
     },
 
     renameConversation(id, title) {

@@ -179,6 +179,30 @@ describe("ChatController", () => {
     expect(fake.calls.at(-1)?.body).toMatchObject({ message: "hi", conversation_id: "c1" });
   });
 
+  it("shows the newest page of a long conversation, then the earlier ones before it", async () => {
+    const { fake, controller } = setup();
+    const page = (ids: string[], older: string | null) => ({
+      ...storedConversation,
+      messages: ids.map((id, i) => stored({ id, role: i % 2 === 0 ? "user" : "assistant", content: id })),
+      older,
+    });
+    fake.on("GET", "/api/conversations/c1", () => json(page(["m5", "m6"], "5")));
+    fake.on("GET", "/api/conversations/c1", () => json(page(["m3", "m4"], "3")));
+    fake.on("GET", "/api/conversations/c1", () => json(page(["m1", "m2"], null)));
+    await controller.loadConversation("c1");
+    await Promise.all([controller.loadOlder(), controller.loadOlder()]); // one request, not two
+    expect(controller.getState().messages.map((m) => m.id)).toEqual(["m3", "m4", "m5", "m6"]);
+    await controller.loadOlder();
+    await controller.loadOlder(); // nothing older: no request
+    expect(controller.getState().messages.map((m) => m.id)).toEqual(["m1", "m2", "m3", "m4", "m5", "m6"]);
+    expect(controller.getState().older).toBeNull();
+    expect(fake.calls.map((c) => c.url.replace(/^.*\/api/, ""))).toEqual([
+      "/conversations/c1",
+      "/conversations/c1?before=5",
+      "/conversations/c1?before=3",
+    ]);
+  });
+
   it("loads a conversation and follows a turn still running in it from the start", async () => {
     const { fake, controller } = setup();
     const running = {

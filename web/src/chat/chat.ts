@@ -56,6 +56,7 @@ export class ChatController {
   private counter = 0;
   /** A conversation being fetched to be shown; settles once it is (or the load failed). */
   private loading: Promise<boolean> | null = null;
+  private loadingOlder = false;
   private readonly api: ChatApi;
   private context: Record<string, unknown>;
   private readonly getContext: () => Record<string, unknown>;
@@ -178,6 +179,22 @@ export class ChatController {
     this.dispatchNow({ type: "load", conversation: detail });
     return true;
   }
+
+  /** Shows the page of stored messages before the first one shown (none: does nothing). */
+  loadOlder = async (): Promise<void> => {
+    const { conversationId, older } = this.state;
+    if (conversationId === null || older === null || this.loadingOlder) return;
+    const generation = this.generation;
+    this.loadingOlder = true;
+    try {
+      const page = await this.api.getConversation(conversationId, older);
+      if (generation === this.generation) this.dispatchNow({ type: "prepend", conversation: page });
+    } catch {
+      // Nothing is lost: the newer messages stay, and scrolling up asks again.
+    } finally {
+      this.loadingOlder = false;
+    }
+  };
 
   /** Starts over. A running turn goes on on the server and is stored there. */
   newConversation = (): void => {

@@ -133,6 +133,7 @@ const conversation: fc.Arbitrary<ConversationDetail> = fc.record({
   created_at: fc.constant("2025-01-01T00:00:00Z"),
   updated_at: fc.constant("2025-01-01T00:00:00Z"),
   messages: fc.array(storedMessage, { maxLength: 4 }),
+  older: fc.constant(null),
 });
 
 const chatMessage: fc.Arbitrary<ChatMessage> = fc
@@ -372,6 +373,7 @@ function storedTurn(t: Turn, assistant: Partial<MessagePublic> = {}): Conversati
     title: question,
     created_at: "2025-01-01T00:00:00Z",
     updated_at: "2025-01-01T00:00:00Z",
+    older: null,
     messages: [
       stored({ id: "m1", role: "user", content: question, run_id: "r1" }),
       stored({

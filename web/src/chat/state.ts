@@ -39,6 +39,8 @@ export interface ChatState {
   error: ChatError | null;
   /** A stored `running` message being resumed; shown as it was stored if the resume fails. */
   resumeFallback: ChatMessage | null;
+  /** Cursor of the stored messages before the first one shown; null when all are shown. */
+  older: string | null;
 }
 
 export type ChatAction =
@@ -53,6 +55,8 @@ export type ChatAction =
   /** Stopped without the server's `cancelled` (it could not be reached): keep the partial answer. */
   | { type: "stopped_locally" }
   | { type: "load"; conversation: ConversationDetail }
+  /** An earlier page of the conversation shown, put before its messages. */
+  | { type: "prepend"; conversation: ConversationDetail }
   | { type: "resume_failed"; message: string }
   | { type: "reset" }
   | { type: "append"; message: ChatMessage }
@@ -72,6 +76,7 @@ export const initialChatState: ChatState = {
   liveTools: [],
   error: null,
   resumeFallback: null,
+  older: null,
 };
 
 export function isBusy(status: ChatStatus): boolean {
@@ -334,7 +339,14 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         status: running ? "reconnecting" : "ready",
         runId: running?.run_id ?? null,
         resumeFallback: running,
+        older: action.conversation.older ?? null,
       };
+    }
+    case "prepend": {
+      if (action.conversation.id !== state.conversationId) return state;
+      const known = new Set(state.messages.map((m) => m.id));
+      const earlier = action.conversation.messages.map(messageFromStored).filter((m) => !known.has(m.id));
+      return { ...state, messages: [...earlier, ...state.messages], older: action.conversation.older ?? null };
     }
     case "resume_failed": {
       const fallback = state.resumeFallback;

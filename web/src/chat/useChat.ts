@@ -28,11 +28,14 @@ export interface UseChat {
   conversationId: string | null;
   /** The run being streamed, if any. */
   runId: string | null;
+  /** Stored messages before the first one shown can be loaded (`loadOlder`). */
+  hasOlder: boolean;
   controller: ChatController;
   send: ChatController["send"];
   stop: ChatController["stop"];
   retry: ChatController["retry"];
   loadConversation: ChatController["loadConversation"];
+  loadOlder: ChatController["loadOlder"];
   newConversation: ChatController["newConversation"];
   runServerAction: ChatController["runServerAction"];
   runAction: ChatController["runAction"];
@@ -59,11 +62,13 @@ export function useChat({ api, context, schedule }: UseChatOptions): UseChat {
     chatError: state.error,
     conversationId: state.conversationId,
     runId: state.runId,
+    hasOlder: state.older !== null,
     controller,
     send: controller.send,
     stop: controller.stop,
     retry: controller.retry,
     loadConversation: controller.loadConversation,
+    loadOlder: controller.loadOlder,
     newConversation: controller.newConversation,
     runServerAction: controller.runServerAction,
     runAction: controller.runAction,

@@ -70,6 +70,7 @@ export const storedConversation: ConversationDetail = {
   title: "CRISPR",
   created_at: "2025-01-01T00:00:00Z",
   updated_at: "2025-01-01T00:00:00Z",
+  older: null,
   messages: [
     stored({ id: "m1", role: "user", content: "Find CRISPR papers", run_id: "r1" }),
     stored({

@@ -17,7 +17,13 @@ from ...protocol import (
     MessagePublic,
     PayloadDecisionRequest,
 )
-from ...store.base import ChatStore, ConversationNotFound, MessageNotFound, NoPayload
+from ...store.base import (
+    ChatStore,
+    ConversationNotFound,
+    InvalidCursor,
+    MessageNotFound,
+    NoPayload,
+)
 from ..deps import CurrentUser, RunsDep
 
 __all__ = ["router"]
@@ -29,6 +35,9 @@ router = APIRouter(
 )
 
 MAX_PAGE = 100
+DEFAULT_MESSAGES_PAGE = 50
+MAX_MESSAGES_PAGE = 200
+"""A read of a conversation is bounded however long it grows: older messages come in pages."""
 MAX_OFFSET = 2**63 - 1
 """The largest offset SQL databases take (a signed 64-bit integer)."""
 
@@ -74,13 +83,27 @@ async def list_conversations(
 
 @router.get("/{conversation_id}")
 async def get_conversation(
-    conversation_id: ConversationId, user: CurrentUser, store: StoreDep
+    conversation_id: ConversationId,
+    user: CurrentUser,
+    store: StoreDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_MESSAGES_PAGE)] = DEFAULT_MESSAGES_PAGE,
+    before: Annotated[
+        str | None, Query(max_length=32, description="An earlier page's `older` cursor")
+    ] = None,
 ) -> ConversationDetail:
-    """Every message with everything needed to render it as it looked live."""
+    """The newest messages (a page; `older` pages the earlier ones), each with everything
+    needed to render it as it looked live."""
     try:
-        detail = await store.get_conversation(user=user, conversation_id=conversation_id)
+        detail = await store.get_conversation(
+            user=user, conversation_id=conversation_id, limit=limit, before=before
+        )
     except ConversationNotFound:
         raise _not_found() from None
+    except InvalidCursor:
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            [{"loc": ["query", "before"], "msg": "not a page cursor", "type": "value_error"}],
+        ) from None
     return _visible_to(user, detail)
 
 

@@ -4,6 +4,7 @@ import type { PayloadHandler } from "../payloadRegistry";
 import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
 import type { UseChat } from "../useChat";
 import { useAutoScroll } from "../useAutoScroll";
+import { useLoadOlder } from "../useLoadOlder";
 import { ActionMessage } from "./ActionMessage";
 import { AssistantMessage } from "./AssistantMessage";
 import type { ChoiceState } from "./ChoiceContext";
@@ -53,6 +54,7 @@ export function MessageList(props: MessageListProps) {
   const { messages, isLoading, streamingText, statusText, activeToolProgress, liveTools, chatError, status, runId } = chat;
   const change = useMemo(() => [messages, streamingText, activeToolProgress, status], [messages, streamingText, activeToolProgress, status]);
   const { scrollerRef, contentRef, following, jumpToLatest } = useAutoScroll(change);
+  const loadOlder = useLoadOlder(scrollerRef, chat.hasOlder, chat.loadOlder, messages[0]?.id);
 
   // For each message: the text of the first user message after it (it answered its choices).
   const answers = useMemo(() => {
@@ -101,6 +103,11 @@ export function MessageList(props: MessageListProps) {
     <div className="pc-messages-wrap">
       <div ref={scrollerRef} className="pc-messages" role="log" aria-live="polite" aria-relevant="additions text" aria-label="Conversation">
         <div ref={contentRef} className="pc-messages-content">
+          {chat.hasOlder && (
+            <button type="button" className="pc-older" data-older onClick={loadOlder}>
+              Show earlier messages
+            </button>
+          )}
           {messages.length === 0 && !isLoading && <div className="pc-welcome">{props.welcome}</div>}
           {[
             ...messages.map((m, i) => {

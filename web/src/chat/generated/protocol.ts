@@ -64,6 +64,7 @@ export interface ConversationDetail {
   created_at: string;
   updated_at: string;
   messages: MessagePublic[];
+  older: string | null;
 }
 
 export interface ConversationList {
