@@ -77,6 +77,10 @@ TARGETS: dict[str, float] = {
     "rss_per_stream_kb_max": 200.0,
     "concurrency_share_min": 0.95,
 }
+UNLIMITED_QUOTAS = json.dumps(
+    {"user": {"concurrent_answers": 100_000, "turns_per_minute": 100_000}}
+)
+
 _SCRUBBED_ENV = ("PAGECHAT_", "ANTHROPIC_", "OPENAI_", "DATABASE_URL")
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Timeout)\w*: ")
 
@@ -488,6 +492,8 @@ def run_level(
             PAGECHAT_MODEL="claude-bench",
             ANTHROPIC_API_KEY="bench-key",
             ANTHROPIC_BASE_URL=upstream,
+            # A capacity test, not a fairness one: each account holds many streams at once.
+            PAGECHAT_QUOTAS=UNLIMITED_QUOTAS,
         )
         n_users = max(1, min(n, args.users))
         emails = [f"load{u:03d}@example.com" for u in range(n_users)]
