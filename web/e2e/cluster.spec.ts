@@ -1,0 +1,118 @@
+// A scaled-out deployment as its users meet it: two pagechat workers sharing Redis and
+// one database, behind nginx balancing round robin (e2e/cluster_server.py). Whichever
+// worker each request reaches, a reload mid-answer resumes it and Stop stops it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { test as base, expect } from "@playwright/test";
+import { Chat, shot } from "./fixtures";
+
+const webRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+interface Cluster {
+  url: string;
+  accessLog: string;
+  workers: string[];
+  stop: () => Promise<void>;
+}
+
+async function startCluster(): Promise<Cluster> {
+  const python = process.env.PAGECHAT_PYTHON ?? resolve(webRoot, "../.venv/bin/python");
+  const server: ChildProcess = spawn(python, [resolve(webRoot, "e2e/cluster_server.py"), "--static", resolve(webRoot, "dist")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  const port = await new Promise<number>((done, fail) => {
+    const timer = setTimeout(() => {
+      fail(new Error(`the cluster did not start: ${out}`));
+    }, 60_000);
+    server.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /PORT (\d+)/.exec(out);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        done(Number(match[1]));
+      }
+    });
+    server.on("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`the cluster exited with ${String(code)}: ${out}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${String(port)}`,
+    accessLog: /ACCESS_LOG (\S+)/.exec(out)?.[1] ?? "",
+    workers: (/WORKERS (\d+) (\d+)/.exec(out) ?? []).slice(1).map((p) => `127.0.0.1:${p}`),
+    stop: async () => {
+      const exited = new Promise<void>((done) => server.once("exit", () => { done(); }));
+      server.kill("SIGTERM");
+      await Promise.race([exited, new Promise((done) => setTimeout(done, 20_000))]);
+      if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
+    },
+  };
+}
+
+const test = base.extend<{ chat: Chat }, { cluster: Cluster }>({
+  cluster: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+    async ({}, provide) => {
+      const cluster = await startCluster();
+      await provide(cluster);
+      await cluster.stop();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+  baseURL: async ({ cluster }, provide) => {
+    await provide(cluster.url);
+  },
+  chat: async ({ page }, provide) => {
+    await page.addInitScript(() => {
+      if (localStorage.getItem("pagechat.open") === null) localStorage.setItem("pagechat.open", "true");
+    });
+    await page.goto("/");
+    await page.getByLabel("Email").fill("e2e@example.com");
+    await page.getByLabel("Password").fill("e2e-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const chat = new Chat(page);
+    await expect(chat.input).toBeVisible();
+    await provide(chat);
+  },
+});
+
+test.describe.configure({ mode: "serial" });
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `w${String(i)}`).join(" ");
+
+test("a reload mid-answer resumes it to the end, whichever worker answers", async ({ chat, page }) => {
+  await chat.send("words 240 please");
+  await expect(chat.streaming).toContainText("w20 ");
+  await page.reload();
+  const answer = chat.answers.last();
+  await expect(answer).toHaveAttribute("data-status", "complete", { timeout: 20_000 });
+  await expect(answer).toHaveText(words(240));
+  await shot(page, "cluster-01-resumed");
+});
+
+test("Stop stops the answer on the worker running it", async ({ chat, page }) => {
+  await chat.send("words 2000 to stop");
+  await expect(chat.streaming).toContainText("w20 ");
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(chat.log.locator('[data-status="cancelled"]')).toHaveCount(1);
+  const stopped = (await chat.log.locator('[data-status="cancelled"]').textContent()) ?? "";
+  await page.reload();
+  // Stored as stopped, with what was shown: the server ended it, not just the page.
+  const stored = chat.log.locator('[data-status="cancelled"]');
+  await expect(stored).toHaveCount(1);
+  const words = (text: string) => text.split(/\s+/).filter((w) => /^w\d+$/.test(w));
+  expect(words((await stored.textContent()) ?? "").length).toBeGreaterThanOrEqual(words(stopped).length);
+  expect(words((await stored.textContent()) ?? "").length).toBeLessThan(2000);
+});
+
+test("requests were spread over both workers", ({ cluster }) => {
+  const log = readFileSync(cluster.accessLog, "utf8");
+  for (const worker of cluster.workers) expect(log).toContain(worker);
+  // The chat requests themselves reached both, not just the static files.
+  const chats = log.split("\n").filter((line) => line.includes("/api/chat/"));
+  for (const worker of cluster.workers) expect(chats.some((line) => line.endsWith(worker))).toBe(true);
+});
