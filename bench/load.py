@@ -226,8 +226,34 @@ def _warm_up(base: str, token: str, deadline: Deadline) -> None:
 # -- sampling ----------------------------------------------------------------------------
 
 
+def _tree(proc: psutil.Process) -> list[psutil.Process]:
+    return [proc, *proc.children(recursive=True)]
+
+
+def _tree_cpu(proc: psutil.Process) -> float:
+    """CPU seconds of a process and every process under it."""
+    total = 0.0
+    for member in _tree(proc):
+        with contextlib.suppress(psutil.Error):
+            cpu = member.cpu_times()
+            total += cpu.user + cpu.system
+    return total
+
+
+def _tree_rss(proc: psutil.Process) -> int:
+    total = 0
+    for member in _tree(proc):
+        with contextlib.suppress(psutil.Error):
+            total += member.memory_info().rss
+    return total
+
+
 class Sampler(threading.Thread):
-    """The server's RSS every `interval` seconds, and its CPU time over the sampling."""
+    """The server's RSS every `interval` seconds, and its CPU time over the sampling.
+
+    The server is its process and every process under it: `pagechat serve --workers N`
+    runs the app in child processes.
+    """
 
     def __init__(self, pid: int, interval: float = 0.02) -> None:
         super().__init__(daemon=True, name="rss-sampler")
@@ -236,23 +262,21 @@ class Sampler(threading.Thread):
         self.peak = 0
         self.samples = 0
         self._stop_event = threading.Event()
-        cpu = self.proc.cpu_times()
-        self.cpu_start = cpu.user + cpu.system
+        self.cpu_start = _tree_cpu(self.proc)
         self.cpu = 0.0
 
     def run(self) -> None:
         while not self._stop_event.wait(self.interval):
             with contextlib.suppress(psutil.Error):
-                self.peak = max(self.peak, self.proc.memory_info().rss)
+                self.peak = max(self.peak, _tree_rss(self.proc))
                 self.samples += 1
 
     def finish(self) -> None:
         self._stop_event.set()
         self.join(5)
         with contextlib.suppress(psutil.Error):
-            self.peak = max(self.peak, self.proc.memory_info().rss)
-            cpu = self.proc.cpu_times()
-            self.cpu = cpu.user + cpu.system - self.cpu_start
+            self.peak = max(self.peak, _tree_rss(self.proc))
+            self.cpu = _tree_cpu(self.proc) - self.cpu_start
 
 
 def _busy_seconds() -> tuple[float, float]:
@@ -290,9 +314,17 @@ def wait_for_quiet(pids: list[int], *, limit: float, max_share: float) -> dict[s
             }
 
 
-def _rss(pid: int) -> int:
-    rss: int = psutil.Process(pid).memory_info().rss
-    return rss
+def _redis_commands(url: str | None) -> int:
+    """Commands the Redis server has processed so far (0 without one)."""
+    if not url:
+        return 0
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.info("stats")["total_commands_processed"])
+    finally:
+        client.close()
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -495,6 +527,10 @@ def run_level(
             # A capacity test, not a fairness one: each account holds many streams at once.
             PAGECHAT_QUOTAS=UNLIMITED_QUOTAS,
         )
+        redis_url = getattr(args, "redis_url", None)
+        workers = getattr(args, "workers", 1)
+        if redis_url:
+            env["REDIS_URL"] = redis_url
         n_users = max(1, min(n, args.users))
         emails = [f"load{u:03d}@example.com" for u in range(n_users)]
         asyncio.run(_create_users_async(database_url, emails))
@@ -504,7 +540,8 @@ def run_level(
         log = tmp / "server.log"
         server = procs.start(
             [*_pagechat_cmd(), "serve", "--host", "127.0.0.1", "--port", str(port)]
-            + (["--app", args.app] if args.app else []),
+            + (["--app", args.app] if args.app else [])
+            + (["--workers", str(workers)] if workers > 1 else []),
             log=log,
             env=env,
             cwd=tmp,
@@ -516,7 +553,8 @@ def run_level(
         quiet = wait_for_quiet(
             [server.pid, args.upstream_pid], limit=deadline.left(args.quiet_wait), max_share=0.15
         )
-        baseline = min(_rss(server.pid) for _ in range(3))
+        baseline = min(_tree_rss(psutil.Process(server.pid)) for _ in range(3))
+        redis_commands0 = _redis_commands(redis_url)
 
         # The streams, dealt to the client processes; user u owns streams u, u+U, ...
         keys = [f"s{i:04d}" for i in range(n)]
@@ -568,6 +606,7 @@ def run_level(
         finally:
             sampler.finish()
         run_s = time.monotonic() - t_run
+        redis_commands = _redis_commands(redis_url) - redis_commands0
         busy1, steal1 = _busy_seconds()
         kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         # Only the client processes end (and are reaped) in this window.
@@ -575,7 +614,7 @@ def run_level(
         up_cpu = _cpu_seconds(args.upstream_pid) - up_cpu0
         me = _cpu_seconds(os.getpid()) - me0
         other_cpu = max(0.0, (busy1 - busy0) - sampler.cpu - up_cpu - client_cpu - me)
-        rss_after = _rss(server.pid)
+        rss_after = _tree_rss(psutil.Process(server.pid))
 
         records: list[dict[str, Any]] = []
         for c, out in enumerate(outs):
@@ -647,6 +686,11 @@ def run_level(
         "ramp_s": args.ramp,
         "client_processes": n_clients,
         "app": args.app or "pagechat",
+        "workers": workers,
+        "run_log": "redis" if redis_url else "memory",
+        "redis_commands_per_token": round(redis_commands / (n * args.tokens), 3)
+        if redis_url
+        else None,
         "errors": len(errors),
         "error_kinds": dict(error_kinds),
         "error_samples": samples,
@@ -730,6 +774,26 @@ def _machine() -> dict[str, Any]:
     }
 
 
+def start_upstream(procs: Processes, pace: float, deadline: Deadline, tmp: Path) -> tuple[str, int]:
+    """The fake upstream in its own process: its URL and pid."""
+    up_port = _free_port()
+    upstream = f"http://127.0.0.1:{up_port}"
+    up_log = tmp / "upstream.log"
+    up = procs.start(
+        [
+            sys.executable,
+            str(HERE / "_load_upstream.py"),
+            "--port",
+            str(up_port),
+            "--tokens-per-second",
+            str(pace),
+        ],
+        log=up_log,
+    )
+    _wait_http(f"{upstream}/_stats", up, deadline, up_log)
+    return upstream, up.pid
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--streams", default="100,250,500", help="comma-separated N values")
@@ -772,22 +836,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="pagechat-load-upstream-"))
     procs.scratch.append(tmp)
     try:
-        up_port = _free_port()
-        upstream = f"http://127.0.0.1:{up_port}"
-        up_log = tmp / "upstream.log"
-        up = procs.start(
-            [
-                sys.executable,
-                str(HERE / "_load_upstream.py"),
-                "--port",
-                str(up_port),
-                "--tokens-per-second",
-                str(args.pace),
-            ],
-            log=up_log,
-        )
-        _wait_http(f"{upstream}/_stats", up, deadline, up_log)
-        args.upstream_pid = up.pid
+        upstream, args.upstream_pid = start_upstream(procs, args.pace, deadline, tmp)
         for n in levels:
             result = run_level(n, args, upstream, procs, deadline)
             results.append(result)
