@@ -47,6 +47,9 @@ InterruptedHook = Callable[[list[str]], Awaitable[object]]
 _RUNNING_TTL = 24 * 3600
 """A run's keys expire this long after its last write even if nobody ends it."""
 
+_FLUSH_WINDOW = 0.005
+"""At most one write to Redis per this many seconds (and worker): many events per call."""
+
 UNAVAILABLE_MESSAGE = "The answer was stopped: the server lost its connection to the run log."
 
 
@@ -113,6 +116,7 @@ class RedisRunManager(RunManager):
         self._end = redis.register_script(END_SCRIPT)
         self._outbox: dict[str, _Outbox] = {}
         self._wake = asyncio.Event()
+        self._flushed_at = 0.0
         self._tasks: list[asyncio.Task[None]] = []
 
     def keys(self, run_id: str) -> RunKeys:
@@ -160,9 +164,14 @@ class RedisRunManager(RunManager):
         self._wake.set()
 
     async def _flush_forever(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             await self._wake.wait()
+            # Events of the next few ms go in the same call: the owner's own readers
+            # read memory and do not wait; readers on other workers get them this late.
+            await asyncio.sleep(max(0.0, self._flushed_at + _FLUSH_WINDOW - loop.time()))
             self._wake.clear()
+            self._flushed_at = loop.time()
             batch = {rid: box for rid, box in self._outbox.items() if box.entries}
             if not batch:
                 continue
@@ -172,59 +181,52 @@ class RedisRunManager(RunManager):
                 logger.exception("writing run events to Redis failed")
 
     async def _flush(self, batch: dict[str, _Outbox]) -> None:
+        """One round trip: new runs registered, then every run's events in one script call."""
         pipe = self.redis.pipeline(transaction=False)
+        keys: list[str] = []
+        args: list[bytes | str | int] = [self.max_events, self.log_ttl, _RUNNING_TTL]
         sent: list[tuple[str, _Outbox, list[bytes | str]]] = []
         for run_id, box in batch.items():
-            keys = self.keys(run_id)
+            run_keys = self.keys(run_id)
             if not box.registered:
                 run = self._runs[run_id]
                 pipe.hset(
-                    keys.meta,
+                    run_keys.meta,
                     mapping={
                         "owner": run.owner_id,
                         "conversation": run.conversation_id or "",
                         "worker": self.worker_id,
                     },
                 )
-                pipe.expire(keys.meta, _RUNNING_TTL)
-                pipe.set(keys.lease, self.worker_id, px=int(self.lease_seconds * 1000))
+                pipe.expire(run_keys.meta, _RUNNING_TTL)
+                pipe.set(run_keys.lease, self.worker_id, px=int(self.lease_seconds * 1000))
                 pipe.sadd(self.live_key, run_id)
+                box.registered = True
             entries, box.entries = box.entries, []
             sent.append((run_id, box, entries))
-            # EVALSHA, not the Script helper: in a pipeline that asks SCRIPT EXISTS first,
-            # one more round trip per flush. A restarted Redis answers NOSCRIPT instead.
-            pipe.evalsha(
-                self._append.sha,
-                2,
-                keys.log,
-                keys.meta,
-                self.max_events,
-                self.log_ttl,
-                _RUNNING_TTL,
-                *entries,
-            )
+            keys += (run_keys.log, run_keys.meta)
+            args.append(len(entries) // 3)
+            args += entries
+        # EVALSHA, not the Script helper: in a pipeline that asks SCRIPT EXISTS first,
+        # one more round trip per flush. A restarted Redis answers NOSCRIPT instead.
+        pipe.evalsha(self._append.sha, len(keys), *keys, *args)
         try:
-            results = await pipe.execute(raise_on_error=False)
+            replies = await pipe.execute(raise_on_error=False)
         except RedisError as exc:
-            results = [exc] * len(pipe)
-        # The script's reply is the last of each run's commands.
-        index = 0
-        reload = False
-        for run_id, box, entries in sent:
-            index += (0 if box.registered else 4) + 1
-            box.registered = True
-            result = results[index - 1]
-            if isinstance(result, NoScriptError) and box.retries < 3:
-                # Redis restarted and lost the script: load it, send these events again.
-                # A run Redis knew before the restart is gone: that retry answers -1.
+            replies = [exc]
+        outcome = replies[-1]
+        if isinstance(outcome, NoScriptError) and all(box.retries < 3 for _, box, _ in sent):
+            # Redis restarted and lost the script: load it and send these events again.
+            # The runs Redis knew before the restart are gone: that retry answers -1.
+            for _run_id, box, entries in sent:
                 box.retries += 1
                 box.entries[:0] = entries
-                reload = True
-                continue
-            self._settle(run_id, box, entries, result)
-        if reload:
             await self._load_append()
             self._wake.set()
+            return
+        for index, (run_id, box, entries) in enumerate(sent):
+            result = outcome if isinstance(outcome, Exception) else outcome[index]
+            self._settle(run_id, box, entries, result)
 
     def _settle(self, run_id: str, box: _Outbox, entries: list[bytes | str], result: Any) -> None:
         run = self._runs.get(run_id)

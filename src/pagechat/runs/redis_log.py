@@ -45,27 +45,42 @@ class RunKeys:
         self.cancel = f"{base}:cancel"
 
 
-# KEYS: log, meta. ARGV: maxlen, ttl after the end, ttl while running, then
-# (seq, type, json) triples. Returns 1 (written), 0 (the run had already ended:
-# nothing written) or -1 (the run is unknown: Redis lost it).
+# One call writes a whole flush: every run with new events. KEYS: (log, meta) per
+# run. ARGV: maxlen, ttl after the end, ttl while running, then per run its event
+# count and its (seq, type, json) triples. Returns, per run, 1 (written), 0 (the run
+# had already ended: nothing written) or -1 (the run is unknown: Redis lost it).
+# With Redis Cluster the keys of one call must share a shard: a call per shard.
 APPEND_SCRIPT = """
-if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
-if redis.call('HEXISTS', KEYS[2], 'ended') == 1 then return 0 end
-local ended = nil
-for i = 4, #ARGV, 3 do
-  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0',
-             't', ARGV[i + 1], 'd', ARGV[i + 2])
-  local kind = ARGV[i + 1]
-  if kind == 'complete' or kind == 'error' or kind == 'cancelled' then ended = kind end
+local results = {}
+local a = 4
+for r = 1, #KEYS / 2 do
+  local log, meta = KEYS[2 * r - 1], KEYS[2 * r]
+  local count = tonumber(ARGV[a])
+  a = a + 1
+  local state = redis.call('HMGET', meta, 'owner', 'ended')
+  if not state[1] then
+    results[r] = -1
+  elseif state[2] then
+    results[r] = 0
+  else
+    local ended = nil
+    for i = a, a + 3 * (count - 1), 3 do
+      redis.call('XADD', log, 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0',
+                 't', ARGV[i + 1], 'd', ARGV[i + 2])
+      if ARGV[i] == '1' then redis.call('EXPIRE', log, ARGV[3]) end
+      local kind = ARGV[i + 1]
+      if kind == 'complete' or kind == 'error' or kind == 'cancelled' then ended = kind end
+    end
+    if ended then
+      redis.call('HSET', meta, 'ended', ended)
+      redis.call('EXPIRE', log, ARGV[2])
+      redis.call('EXPIRE', meta, ARGV[2])
+    end
+    results[r] = 1
+  end
+  a = a + 3 * count
 end
-if ended then
-  redis.call('HSET', KEYS[2], 'ended', ended)
-  redis.call('EXPIRE', KEYS[1], ARGV[2])
-  redis.call('EXPIRE', KEYS[2], ARGV[2])
-else
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
-end
-return 1
+return results
 """
 
 # KEYS: log, meta. ARGV: maxlen, ttl after the end, type, json. Ends a run whose
