@@ -82,6 +82,7 @@ bench: setup web chromium
 	$(BIN)/python bench/cancel_workers.py
 	$(BIN)/python bench/conversation_load.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/scale.py
 	cd web && npm run bench
 
 clean:
