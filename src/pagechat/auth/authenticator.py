@@ -77,7 +77,10 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         async with self._sessions() as session:
             user = await get_user_by_email(session=session, email=email)
         stored = user.password_hash if user is not None else None
-        if user is None or not await asyncio.to_thread(_check, stored, password):
+        # Verified even when there is no such account (`_check`): the same work, the same
+        # time, whichever the case. Regression: `user is None or ...` skipped it.
+        ok = await asyncio.to_thread(_check, stored, password)
+        if user is None or not ok:
             raise InvalidCredentials
         self.limiter.succeeded(email, client)
         if needs_rehash(user.password_hash):

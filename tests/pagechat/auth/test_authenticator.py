@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -70,3 +71,24 @@ async def test_too_many_attempts_lock_even_the_right_password_out(
     assert 0 < caught.value.retry_after <= 300
     # Another address is not punished for this one's guesses.
     assert await authenticator.login(email="alice@example.com", password=PASSWORD, client="ip2")
+
+
+async def test_an_unknown_email_costs_a_password_verification_like_a_known_one(
+    sessions: async_sessionmaker[AsyncSession], alice: Account, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Timing is what leaks, and timings are noisy in tests: count the argon2 work instead.
+    verified: list[str] = []
+    real_verify = PasswordHasher.verify
+
+    def counting(self: PasswordHasher, hash: str, password: str | bytes) -> bool:
+        verified.append(hash)
+        return real_verify(self, hash, password)
+
+    monkeypatch.setattr(PasswordHasher, "verify", counting)
+    authenticator = JwtAuthenticator(sessions=sessions, secret=TEST_SECRET)
+    for email in ("alice@example.com", "nobody@example.com"):
+        with pytest.raises(InvalidCredentials):
+            await authenticator.login(email=email, password="wrong guess", client="ip")
+
+    assert len(verified) == 2
+    assert all(h.startswith("$argon2id$") for h in verified)

@@ -69,3 +69,32 @@ def test_memory_is_bounded_by_forgetting_the_oldest_pairs() -> None:
 
     assert limiter.retry_after("a@x", "ip") is None
     assert limiter.retry_after("c@x", "ip") == 60
+
+
+def test_an_account_backs_off_whatever_the_address_guesses_come_from() -> None:
+    clock = Clock()
+    limiter = LoginLimiter(max_attempts=3, window_seconds=600, account_attempts=5, clock=clock)
+    for i in range(5):  # each from an address of its own: the per-address count never trips
+        assert limiter.retry_after("a@x", f"10.0.0.{i}") is None
+        limiter.failed("a@x", f"10.0.0.{i}")
+
+    assert limiter.retry_after("a@x", "10.9.9.9") == 1
+    clock.now += 1
+    assert limiter.retry_after("a@x", "10.9.9.9") is None
+    limiter.failed("a@x", "10.9.9.9")
+    assert limiter.retry_after("a@x", "10.8.8.8") == 2  # each failure doubles the wait
+    clock.now += 2
+    limiter.failed("a@x", "10.8.8.8")
+    assert limiter.retry_after("a@x", "10.7.7.7") == 4
+    assert limiter.retry_after("b@x", "10.7.7.7") is None  # other accounts are not slowed
+
+
+def test_an_accounts_backoff_never_exceeds_the_window_and_a_success_ends_it() -> None:
+    clock = Clock()
+    limiter = LoginLimiter(max_attempts=100, window_seconds=60, account_attempts=2, clock=clock)
+    for i in range(20):
+        limiter.failed("a@x", f"ip{i}")
+
+    assert limiter.retry_after("a@x", "ip") == 60
+    limiter.succeeded("a@x", "ip")
+    assert limiter.retry_after("a@x", "ip") is None
