@@ -12,12 +12,14 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from .settings import Settings
 
 __all__ = ["main"]
 
@@ -190,10 +192,27 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     app = _load_app(spec)
     if args.workers > 1:
         return _serve_workers(args, spec, settings.redis_url)
-    server = _Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="info"))
+    server = _Server(
+        uvicorn.Config(app, host=args.host, port=args.port, log_level="info", **_limits(settings))
+    )
     with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: Ctrl-C is a clean stop
         server.run()
     return 0 if server.started else 3
+
+
+def _limits(settings: Settings) -> dict[str, Any]:
+    """uvicorn's side of the server's limits (docs/security.md, docs/deploy.md)."""
+    trusted = [p.strip() for p in settings.trusted_proxies.split(",") if p.strip()]
+    return {
+        "http": "pagechat.server.guard:GuardedHttpProtocol",
+        "limit_concurrency": settings.max_connections,
+        "timeout_keep_alive": settings.keepalive_seconds,
+        # uvicorn believes X-Forwarded-For from loopback unless told otherwise: anyone
+        # reaching the server through a local proxy would pick their own address.
+        "proxy_headers": bool(trusted),
+        "forwarded_allow_ips": trusted or [],
+        "server_header": False,
+    }
 
 
 def app_factory() -> FastAPI:
@@ -209,6 +228,8 @@ def _serve_workers(args: argparse.Namespace, spec: str | None, redis_url: str | 
 
     import uvicorn
     from uvicorn.supervisors import Multiprocess
+
+    from .settings import Settings
 
     if redis_url is None:
         # Each worker would keep its runs to itself: resume and Stop would fail whenever
@@ -229,6 +250,7 @@ def _serve_workers(args: argparse.Namespace, spec: str | None, redis_url: str | 
         port=args.port,
         workers=args.workers,
         log_level="info",
+        **_limits(Settings()),
     )
     with contextlib.suppress(KeyboardInterrupt):
         Multiprocess(config, sockets=[config.bind_socket()]).run()

@@ -31,6 +31,18 @@ class Settings(BaseSettings):
     answers are ended (`interrupted`) by another worker within about 4/3 of it."""
     quotas: QuotaSettings = Field(default_factory=QuotaSettings, alias="PAGECHAT_QUOTAS")
     """Per-role limits (JSON): answers at once, turns a minute, tokens a day, message length."""
+    max_header_bytes: int = Field(default=16 * 1024, alias="PAGECHAT_MAX_HEADER_BYTES")
+    """A request's line and headers together; more is answered 431 (`pagechat serve`)."""
+    header_timeout_seconds: float = Field(default=10.0, alias="PAGECHAT_HEADER_TIMEOUT_SECONDS")
+    """Time to send a request's headers (from its first byte, or the connection); then 408."""
+    body_timeout_seconds: float = Field(default=30.0, alias="PAGECHAT_BODY_TIMEOUT_SECONDS")
+    """Longest pause while sending a request body; then the connection is closed."""
+    keepalive_seconds: int = Field(default=5, alias="PAGECHAT_KEEPALIVE_SECONDS")
+    max_connections: int = Field(default=2048, alias="PAGECHAT_MAX_CONNECTIONS")
+    """Open connections (each streaming answer holds one) per worker; more are answered 503."""
+    trusted_proxies: str = Field(default="", alias="PAGECHAT_TRUSTED_PROXIES")
+    """Comma-separated addresses or networks of the reverse proxies whose X-Forwarded-For
+    and X-Forwarded-Proto are believed; empty (the default): none, not even loopback."""
     drain_seconds: float = Field(default=30.0, alias="PAGECHAT_DRAIN_SECONDS")
     """On SIGTERM, how long running answers may finish before they are ended."""
     secret: str | None = Field(default=None, alias="PAGECHAT_SECRET")
