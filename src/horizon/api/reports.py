@@ -17,12 +17,13 @@ from ..domain import (
     list_reports,
     update_report_article,
 )
+from .params import DbId
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api/horizon", tags=["horizon: reports"])
 
-Id = Annotated[int, Path(ge=1)]
+Id = DbId
 Pmid = Annotated[str, Path(min_length=1, max_length=20)]
 
 

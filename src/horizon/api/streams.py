@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, HTTPException, Path, status
+from fastapi import APIRouter, HTTPException, status
 
 from pagechat.server import CurrentUser, SessionDep
 
@@ -21,12 +21,13 @@ from ..domain import (
     stream_public,
     update_stream,
 )
+from .params import DbId
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api/horizon", tags=["horizon: streams"])
 
-StreamId = Annotated[int, Path(ge=1)]
+StreamId = DbId
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such stream of yours"}}
 
 

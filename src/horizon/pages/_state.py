@@ -23,15 +23,18 @@ def as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list | tuple) else []
 
 
+_MAX_ID = 2**63 - 1
+"""No row has a larger id (a signed 64-bit key), and the database refuses to compare one."""
+
+
 def as_id(value: Any) -> int | None:
-    """A positive integer id, from an int or a string of digits."""
+    """A positive integer id, from an int or a string of digits; None if no row can have it."""
     if isinstance(value, bool):
         return None
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 19:
+        value = int(value.strip())
     if isinstance(value, int):
-        return value if value > 0 else None
-    if isinstance(value, str) and value.strip().isdigit():
-        number = int(value.strip())
-        return number if number > 0 else None
+        return value if 0 < value <= _MAX_ID else None
     return None
 
 

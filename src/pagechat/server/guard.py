@@ -131,8 +131,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         body = reason + b"\n"
         self.transport.write(
             b"HTTP/1.1 %d %s\r\ncontent-type: text/plain; charset=utf-8\r\n"
-            b"content-length: %d\r\nconnection: close\r\n\r\n%s"
-            % (status, reason, len(body), body)
+            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (status, reason, len(body), body)
         )
         self.transport.close()
 
