@@ -10,7 +10,14 @@ import pytest
 import pagechat.pages.registry
 import pagechat.tools.registry
 from pagechat.models import UserTurn, tool_call
-from pagechat.pages import ClientAction, PayloadConfig, ServerAction, TabConfig, register_page
+from pagechat.pages import (
+    ActionContext,
+    ClientAction,
+    PayloadConfig,
+    ServerAction,
+    TabConfig,
+    register_page,
+)
 from pagechat.tools import ToolConfig, ToolContext, ToolResult, register_tool
 from tests.support.harness import AUTH_A, AUTH_ADMIN, AUTH_B, Harness, harness, streamed_text
 
@@ -44,6 +51,10 @@ def _forger(params: dict[str, Any], ctx: ToolContext) -> str:
     )
 
 
+def _explode(_data: dict[str, Any], _ctx: ActionContext) -> None:
+    raise RuntimeError("connection to postgresql://admin:hunter2@db.internal failed")
+
+
 @pytest.fixture
 async def h(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     monkeypatch.setattr(pagechat.pages.registry, "_PAGES", {})
@@ -67,7 +78,8 @@ async def h(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
         ),
         client_actions=[ClientAction("switch_tab", "Open another tab", ("tab_name",))],
         server_actions=[
-            ServerAction("apply_schema", "Apply the proposal", _apply, PROPOSAL_SCHEMA)
+            ServerAction("apply_schema", "Apply the proposal", _apply, PROPOSAL_SCHEMA),
+            ServerAction("explode", "Fails with internals", _explode),
         ],
         tools=[
             ToolConfig("list_notes", "List notes", EMPTY, _notes),
@@ -235,6 +247,24 @@ async def test_a_server_action_runs_and_the_model_sees_it_next_turn(h: Harness) 
     await h.chat("what did I do?", context=_ctx(), conversation_id=conv)
     history = " ".join(getattr(m, "text", "") for m in model.requests[0].messages)
     assert "apply_schema" in history
+
+
+async def test_a_failing_action_shows_an_incident_id_not_its_exception(
+    h: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    r = await h.client.post(
+        "/api/chat/actions",
+        json={"action": "explode", "data": {}, "context": _ctx()},
+        headers=AUTH_A,
+    )
+
+    result = r.json()
+    assert r.status_code == 200 and result["ok"] is False
+    assert "hunter2" not in r.text and "postgresql" not in r.text
+    incident = result["data"]["incident"]
+    assert f"report incident {incident}" in result["message"]
+    logged = [rec for rec in caplog.records if incident in rec.getMessage()]
+    assert logged and "hunter2" in str(logged[0].exc_info[1])  # type: ignore[index]
 
 
 async def test_an_unknown_action_is_404(h: Harness) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import uuid
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, status
@@ -73,9 +74,20 @@ async def run_action(
         if inspect.isawaitable(value):
             value = await value
         result = _as_result(action.action, value)
-    except Exception as exc:
-        logger.warning("server action %s failed", action.action, exc_info=True)
-        result = ActionResult(action=action.action, ok=False, message=f"The action failed: {exc}")
+    except Exception:
+        # An exception is a bug of the action, not a message for the user: its text may
+        # hold paths, queries or secrets. The user gets an id to quote; the log has it all.
+        incident = uuid.uuid4().hex[:12]
+        logger.exception("server action %s failed (incident %s)", action.action, incident)
+        result = ActionResult(
+            action=action.action,
+            ok=False,
+            message=(
+                "The action could not be completed. If it keeps failing, "
+                f"report incident {incident}."
+            ),
+            data={"incident": incident},
+        )
     if body.conversation_id is not None:
         await chat.store.record_action(
             user=user,
