@@ -103,11 +103,14 @@ async def _create_user(
 
 
 def _cmd_users_create(args: argparse.Namespace) -> int:
+    from .auth.policy import WeakPassword, check_password
     from .settings import Settings
 
     password = args.password if args.password is not None else _ask_password()
-    if not password:
-        raise _Failure("the password must not be empty")
+    try:
+        check_password(password, email=args.email)
+    except WeakPassword as exc:
+        raise _Failure(str(exc)) from None
     settings = Settings()
     locations = _version_locations(args.app or settings.app)
     email = asyncio.run(

@@ -63,10 +63,10 @@ def test_db_upgrade_brings_a_new_database_to_the_newest_revision(
 def test_users_create_makes_an_account_that_can_log_in(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["users", "create", "Ada@Example.com", "--password", "pw", "--admin"]) == 0
+    assert main(["users", "create", "Ada@Example.com", "--password", "pw-for-ada", "--admin"]) == 0
 
     assert capsys.readouterr().out.strip() == "Created admin ada@example.com"
-    user = _login(db, "ada@example.com", "pw")
+    user = _login(db, "ada@example.com", "pw-for-ada")
     assert user is not None and user.is_admin
 
 
@@ -92,18 +92,37 @@ def test_two_different_passwords_create_nothing(
 
 
 def test_an_existing_email_is_refused(db: str, capsys: pytest.CaptureFixture[str]) -> None:
-    main(["users", "create", "ada@example.com", "--password", "first"])
+    main(["users", "create", "ada@example.com", "--password", "first one"])
 
-    assert main(["users", "create", "ADA@example.com", "--password", "second"]) == 1
+    assert main(["users", "create", "ADA@example.com", "--password", "second one"]) == 1
 
     assert "already exists" in capsys.readouterr().err
-    assert _login(db, "ada@example.com", "first") is not None
+    assert _login(db, "ada@example.com", "first one") is not None
 
 
 def test_a_bad_email_is_refused(db: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["users", "create", "not-an-email", "--password", "pw"]) == 1
+    assert main(["users", "create", "not-an-email", "--password", "long enough"]) == 1
 
     assert "is not an email address" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [
+        ("short", "at least 8 characters"),
+        ("Password1", "most common"),
+        ("aaaaaaaaaa", "one character repeated"),
+        ("ada@example.com", "not be the email"),
+    ],
+)
+def test_a_weak_password_is_refused_with_the_reason(
+    db: str, capsys: pytest.CaptureFixture[str], password: str, reason: str
+) -> None:
+    assert main(["users", "create", "ada@example.com", "--password", password]) == 1
+
+    assert reason in capsys.readouterr().err
+    main(["db", "upgrade"])
+    assert _login(db, "ada@example.com", password) is None
 
 
 def test_ensure_demo_creates_the_demo_account_once(

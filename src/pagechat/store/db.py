@@ -7,6 +7,7 @@ deletes its messages) and a busy timeout instead of instant lock errors.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -64,11 +65,23 @@ def create_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
     if sqlite:
         if path is not None and path.parent != Path():
             path.parent.mkdir(parents=True, exist_ok=True)
+        if path is not None:
+            _create_private(path)
         engine = create_async_engine(parsed, **kwargs)
         event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(parsed, **kwargs)
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file readable by its owner only (SQLite would make it 0644,
+    and its -wal and -shm files follow the file's mode). An existing file is left as is."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -54,3 +54,18 @@ async def test_a_burst_of_sessions_reuses_its_connections_instead_of_opening_new
 
     # Twelve at once, three times: twelve connections, not one per query.
     assert opened == 12
+
+
+async def test_a_new_sqlite_database_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path}/private.db")
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("CREATE TABLE t (x INTEGER)"))
+            await conn.execute(text("INSERT INTO t VALUES (1)"))
+    finally:
+        await engine.dispose()
+
+    for name in ("private.db", "private.db-wal", "private.db-shm"):
+        path = tmp_path / name
+        if path.exists():
+            assert path.stat().st_mode & 0o777 == 0o600, name
