@@ -5,7 +5,8 @@ import { defineConfig } from "vite";
 // In development, `npm run dev` proxies /api to a server on PAGECHAT_URL.
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true },
+  // No source maps in the build: they would publish the source; `npm run dev` has its own.
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
   server: {
     proxy: { "/api": process.env.PAGECHAT_URL ?? "http://127.0.0.1:8000" },
   },

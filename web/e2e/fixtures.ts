@@ -66,6 +66,11 @@ export const test = base.extend<{ chat: Chat }>({
     await provide(baseUrl());
   },
   chat: async ({ page }, provide) => {
+    // The server's Content-Security-Policy must never block the app itself.
+    const blocked: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" && message.text().includes("Content Security Policy")) blocked.push(message.text());
+    });
     await page.addInitScript((token) => {
       if (!localStorage.getItem("pagechat.token")) localStorage.setItem("pagechat.token", token);
       if (localStorage.getItem("pagechat.open") === null) localStorage.setItem("pagechat.open", "true");
@@ -74,6 +79,7 @@ export const test = base.extend<{ chat: Chat }>({
     const chat = new Chat(page);
     await expect(chat.input).toBeFocused();
     await provide(chat);
+    expect(blocked).toEqual([]);
   },
 });
 

@@ -257,6 +257,14 @@ async function visibleIds(scope: Locator): Promise<string[]> {
 
 async function reload(page: Page, chat: Chat, users: number): Promise<void> {
   await page.reload();
+  await expect(chat.log.locator('[data-role="user"]').first()).toBeVisible();
+  // A long conversation reopens at its newest page: go back to its start, as a reader would.
+  const earlier = chat.log.getByRole("button", { name: "Show earlier messages" });
+  while (await earlier.isVisible()) {
+    const shown = await chat.log.locator("[data-role]").count();
+    await earlier.click();
+    await expect.poll(() => chat.log.locator("[data-role]").count()).toBeGreaterThan(shown);
+  }
   await expect(chat.log.locator('[data-role="user"]')).toHaveCount(users);
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 }

@@ -35,6 +35,7 @@ from ..store.migrate import upgrade_async
 from ..store.sql import SqlChatStore
 from ..store.tables import utcnow
 from ..tracing import configure_tracing
+from .headers import SecurityHeaders
 from .limits import BodySizeLimit
 from .routes import actions, agui, auth, chat, conversations, health, metrics
 from .static import SpaStaticFiles
@@ -120,6 +121,7 @@ def create_app(
     app.state.cancel_on_disconnect = cancel_on_disconnect
     app.state.metrics_token = metrics_token
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(Draining)
     async def _draining(request: Request, exc: Draining) -> JSONResponse:

@@ -29,6 +29,9 @@ class SpaStaticFiles(StaticFiles):
         super().__init__(directory=directory, html=True)
 
     async def get_response(self, path: str, scope: Scope) -> Response:
+        if path.endswith(".map"):
+            # Source maps give the whole client source away; development has Vite's own.
+            return JSONResponse({"detail": "Not Found"}, status_code=404)
         try:
             return await super().get_response(path, scope)
         except HTTPException as exc:
