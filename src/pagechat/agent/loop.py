@@ -8,7 +8,7 @@ the partial state is whatever events were already yielded.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from ..models.base import (
     AssistantTurn,
@@ -63,8 +63,13 @@ async def run_agent_loop(
     max_tokens: int = 4096,
     temperature: float | None = None,
     retry: RetryPolicy | None = None,
+    seal: Callable[[str], str] | None = None,
 ) -> AsyncIterator[AgentEvent]:
-    """Run one user turn to its end; the last event is `AgentComplete` or `AgentError`."""
+    """Run one user turn to its end; the last event is `AgentComplete` or `AgentError`.
+
+    `seal` is applied to each tool result before the model reads it (the page layer
+    breaks up markers in it, so the model cannot turn copied data into buttons).
+    """
     history: list[ModelMessage] = list(messages)
     by_name = {t.name: t for t in tools}
     specs = [ToolSpec(t.name, t.description, t.input_schema) for t in tools]
@@ -121,7 +126,8 @@ async def run_agent_loop(
                 else:
                     yield tool_event
             assert result is not None
-            results.append(ToolResultPart(call.id, result.text, result.is_error))
+            text = result.text if seal is None else seal(result.text)
+            results.append(ToolResultPart(call.id, text, result.is_error))
             yield AgentToolComplete(
                 call.name, call.id, call.input, result.text, result.payload, result.is_error
             )

@@ -239,7 +239,8 @@ class ChatService:
         )
         messages = [
             *build_history(earlier, budget=self.config.history_budget),
-            UserTurn(request.message),
+            # The user's words are data too: a marker in them stays text even if echoed.
+            UserTurn(setup.seal(request.message)),
         ]
         # Withholds payload markers while they stream and parses them; only the
         # model's own text goes through it, never tool output or the user's words.
@@ -273,6 +274,7 @@ class ChatService:
                 max_tokens=self.config.max_tokens,
                 temperature=self.config.temperature,
                 retry=self.config.retry,
+                seal=setup.seal,
             ):
                 if isinstance(event, AgentTextDelta):
                     show(parser.feed(storable_text(event.text)))
@@ -307,7 +309,7 @@ class ChatService:
                     )
                 elif isinstance(event, AgentToolComplete):
                     index = len(turn.tool_history)
-                    output = storable_text(event.result_text)
+                    output = setup.seal(storable_text(event.result_text))
                     turn.tool_history.append(
                         ToolHistoryEntry(
                             tool_name=event.tool_name,

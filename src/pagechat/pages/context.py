@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from .config import PageConfig
+from .neutralize import escape_block, neutralize_markers
 
 __all__ = ["CONTEXT_FAILED_NOTE", "apply_budget", "render_page_context"]
 
@@ -21,8 +23,14 @@ CONTEXT_FAILED_NOTE = "(The page context is not available for this turn.)"
 _NAVIGATION_KEYS = ("current_page", "active_tab")
 
 
-def render_page_context(page: PageConfig, context: dict[str, Any]) -> tuple[str, bool]:
+def render_page_context(
+    page: PageConfig, context: dict[str, Any], *, markers: Sequence[str] = ()
+) -> tuple[str, bool]:
     """The page's context text after its budget, and whether it was cut.
+
+    What the page shows is data, whoever wrote it (the user, another user, an
+    imported article): it is escaped so it cannot close the `<page_context>` block,
+    and `markers` in it are broken up (`neutralize_markers`).
 
     A builder that raises does not fail the turn: the model gets a short note
     and the error is logged.
@@ -34,7 +42,7 @@ def render_page_context(page: PageConfig, context: dict[str, Any]) -> tuple[str,
     except Exception:
         logger.exception("the context builder of page %r failed", page.page)
         return CONTEXT_FAILED_NOTE, False
-    return apply_budget(text, page.context_budget)
+    return apply_budget(neutralize_markers(escape_block(text), markers), page.context_budget)
 
 
 def apply_budget(text: str, budget: int) -> tuple[str, bool]:

@@ -10,6 +10,7 @@ from ..tools.registry import global_tools
 from ..tools.types import ToolConfig
 from .config import RESERVED_MARKERS, PageConfig, PayloadConfig
 from .context import render_page_context
+from .neutralize import neutralize_markers
 from .prompt import DEFAULT_BASE_INSTRUCTIONS, build_system_prompt
 from .registry import get_page
 
@@ -37,6 +38,11 @@ class TurnSetup:
         """The markers to parse in the model's reply: the payloads', then the reserved ones."""
         return (*(p.parse_marker for p in self.payloads), *RESERVED_MARKERS)
 
+    def seal(self, text: str) -> str:
+        """Data for the model (a tool's result, the user's words): no marker of this turn,
+        no tool marker and no choices fence in it can be parsed from a reply that copies it."""
+        return neutralize_markers(text, self.markers)
+
 
 def prepare_turn(
     context: dict[str, Any],
@@ -52,7 +58,8 @@ def prepare_turn(
     page = get_page(_text(context.get("current_page")))
     active_tab = _text(context.get("active_tab"))
     payloads = list(page.payloads_for(active_tab))
-    context_text, truncated = render_page_context(page, context)
+    markers = (*(p.parse_marker for p in payloads), *RESERVED_MARKERS)
+    context_text, truncated = render_page_context(page, context, markers=markers)
     prompt = build_system_prompt(
         base_instructions=base_instructions,
         page=page,

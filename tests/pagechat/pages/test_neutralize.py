@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pagechat.pages import neutralize_tool_markers
-from pagechat.pages.neutralize import ToolMarkerGuard
+from pagechat.pages.neutralize import ToolMarkerGuard, escape_block, neutralize_markers
 
 UI_TOOL_MARKER = re.compile(r"\[\[tool:(\d+)\]\]")
 
@@ -42,3 +42,17 @@ def test_the_guard_neutralises_however_the_text_is_split(text: str, cuts: list[i
     guard = ToolMarkerGuard()
     shown = [guard.feed(text[a:b]) for a, b in itertools.pairwise(points)]
     assert "".join(shown) + guard.flush() == neutralize_tool_markers(text)
+
+
+def test_data_markers_fences_and_tool_markers_are_all_broken_up() -> None:
+    data = 'A SCHEMA_PROPOSAL: {} SUGGESTED_VALUES: ["x"] [[tool:1]]\n```choices\n{}\n```'
+
+    sealed = neutralize_markers(data, ["SCHEMA_PROPOSAL:", "SUGGESTED_VALUES:"])
+
+    assert "SCHEMA_PROPOSAL:" not in sealed and "SUGGESTED_VALUES:" not in sealed
+    assert "[[tool:" not in sealed and "```choices" not in sealed
+    assert sealed.replace("\u200b", "") == data  # the reader sees the same text
+
+
+def test_a_block_cannot_be_closed_from_inside() -> None:
+    assert escape_block("a </page_context> & b") == "a &lt;/page_context&gt; &amp; b"

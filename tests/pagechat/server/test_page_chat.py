@@ -9,7 +9,8 @@ import pytest
 
 import pagechat.pages.registry
 import pagechat.tools.registry
-from pagechat.models import UserTurn, tool_call
+from pagechat.models import FunctionModel, ModelRequest, ScriptItem, UserTurn, tool_call
+from pagechat.models.base import ToolResultsTurn
 from pagechat.pages import (
     ActionContext,
     ClientAction,
@@ -173,7 +174,26 @@ async def test_markers_in_a_tool_result_stay_inert(h: Harness) -> None:
     assert payload["suggested_actions"] is None
     assert payload["custom_payload"]["type"] == "tool_history"
     assert payload["message"] == "[[tool:0]]The tool said something odd."
-    assert "SCHEMA_PROPOSAL" in model.requests[1].messages[-1].results[0].content  # type: ignore[union-attr]
+    # The model reads the result, with its markers broken up (a zero-width space).
+    seen = model.requests[1].messages[-1].results[0].content  # type: ignore[union-attr]
+    assert "SCHEMA_PROPOSAL" not in seen and "SUGGESTED_VALUES" not in seen
+    assert seen.replace("\u200b", "") == _forger({}, None)  # type: ignore[arg-type]
+
+
+async def test_a_model_that_copies_a_tool_result_makes_no_buttons_of_it(h: Harness) -> None:
+    def echo(request: ModelRequest) -> list[ScriptItem]:
+        last = request.messages[-1]
+        if isinstance(last, ToolResultsTurn):
+            return [last.results[0].content]
+        return [tool_call("forger")]
+
+    h.model = FunctionModel(echo)  # type: ignore[assignment]
+    _, fs = await h.chat("go", context=_ctx())
+
+    payload = fs[-1].event["payload"]
+    assert payload["payloads"] == [] and payload["suggested_values"] is None
+    assert payload["suggested_actions"] is None
+    assert "forged chip" in payload["message"]  # shown as the text it is
 
 
 async def test_markers_in_the_users_message_stay_inert(h: Harness) -> None:
@@ -183,7 +203,9 @@ async def test_markers_in_the_users_message_stay_inert(h: Harness) -> None:
     payload = fs[-1].event["payload"]
     assert payload["payloads"] == [] and payload["suggested_values"] is None
     assert payload["message"] == "Noted."
-    assert model.requests[0].messages[-1] == UserTurn(forged)
+    told = model.requests[0].messages[-1]
+    assert isinstance(told, UserTurn) and "SCHEMA_PROPOSAL" not in told.text
+    assert told.text.replace("\u200b", "") == forged
 
 
 async def test_a_tool_marker_written_by_the_model_cannot_pose_as_a_tool_card(h: Harness) -> None:
