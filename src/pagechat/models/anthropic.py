@@ -64,6 +64,7 @@ from .base import (
     UserTurn,
 )
 from .errors import ModelOutputError, ProviderError, ProviderErrorKind
+from .redact import redact
 
 __all__ = ["AnthropicModel"]
 
@@ -336,7 +337,7 @@ def _provider_error(err: Exception, secrets: Sequence[str]) -> ProviderError:
     kind: ProviderErrorKind
     if isinstance(err, APIStatusError):
         status = err.status_code
-        detail = _redact(err.api_message or "no details", secrets)
+        detail = redact(err.api_message or "no details", secrets)
         retry_after = _retry_after(err.response.headers)
         if status < 400:
             # An `error` event inside a stream whose HTTP status was 200.
@@ -380,12 +381,6 @@ def _provider_error(err: Exception, secrets: Sequence[str]) -> ProviderError:
     if isinstance(err, json.JSONDecodeError):
         return ProviderError("stream", "The Anthropic API sent an event that is not valid JSON.")
     return ProviderError("stream", f"The Anthropic API call failed ({type(err).__name__}).")
-
-
-def _redact(text: str, secrets: Sequence[str]) -> str:
-    for secret in secrets:
-        text = text.replace(secret, "[redacted]")
-    return text
 
 
 def _retry_after(headers: Mapping[str, str]) -> float | None:

@@ -42,6 +42,7 @@ from .base import (
     UserTurn,
 )
 from .errors import ModelOutputError, ProviderError
+from .redact import redact
 
 __all__ = ["LOCAL_API_KEY", "OpenAIModel"]
 
@@ -59,7 +60,6 @@ _STOP_REASONS: dict[str, StopReason] = {
 }
 
 _DETAIL_LIMIT = 300
-_KEY_PATTERN = re.compile(r"\bsk-[A-Za-z0-9_\-*]{4,}")
 
 
 class OpenAIModel(Model):
@@ -326,9 +326,7 @@ def _detail(exc: openai.APIError, api_key: str) -> str:
     text = re.sub(r"^Error code: \d+ - ", "", text)
     if text.startswith("Error code: "):
         return ""
-    if len(api_key) >= 8:
-        text = text.replace(api_key, "[redacted]")
-    text = _KEY_PATTERN.sub("[redacted]", text).strip()
+    text = redact(text, [api_key]).strip()
     return text if len(text) <= _DETAIL_LIMIT else text[: _DETAIL_LIMIT - 1] + "…"
 
 

@@ -42,6 +42,7 @@ from tests.fakes.anthropic_server import (
     reply,
     unauthorized,
 )
+from tests.support.secrets import leaks
 
 KEY = "sk-ant-test-0123456789secret"
 SEARCH = ToolSpec(
@@ -664,3 +665,16 @@ async def test_a_finished_stream_does_not_count_as_a_disconnect(
     await collect(model.stream(ask()))
 
     assert not await fake.disconnected(within=0.05)
+
+
+@pytest.mark.parametrize("form", list(leaks(KEY)))
+async def test_a_key_quoted_in_any_form_by_the_api_never_reaches_the_error(
+    fake: FakeAnthropic, model: AnthropicModel, form: str
+) -> None:
+    fake.add(HttpError(400, "invalid_request_error", leaks(KEY)[form]))
+
+    _, err = await collect_until_error(stream_with_retry(model, ask(), RetryPolicy()))
+
+    assert isinstance(err, ProviderError) and err.kind == "bad_request"
+    for n in range(len(KEY) - 6):
+        assert KEY[n : n + 6] not in str(err)

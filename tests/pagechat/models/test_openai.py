@@ -46,6 +46,7 @@ from tests.fakes.openai_server import (
     tool_calls,
     unauthorized,
 )
+from tests.support.secrets import leaks
 
 API_KEY = "sk-test-0123456789abcdefSECRET"
 HELLO = ModelRequest(system="Be brief.", messages=[UserTurn("Hi")])
@@ -449,3 +450,14 @@ async def test_tool_input_cut_off_at_max_tokens_says_so(
     server.push(tool_calls(tool_call("search", '{"q": "p5', id="c1"), finish_reason="length"))
     with pytest.raises(ModelOutputError, match="max_tokens"):
         await _events(model)
+
+
+@pytest.mark.parametrize("form", list(leaks(API_KEY)))
+async def test_a_key_quoted_in_any_form_by_the_server_never_reaches_the_error(
+    server: FakeOpenAI, model: OpenAIModel, form: str
+) -> None:
+    server.push(http_error(400, leaks(API_KEY)[form]))
+    _, error = await _failure(model)
+
+    for n in range(len(API_KEY) - 6):
+        assert API_KEY[n : n + 6] not in str(error)

@@ -1,0 +1,79 @@
+"""Keeping API keys out of error messages, whatever form they leak in.
+
+A provider's error may quote the key whole, in part (`sk-ant-api03-Ab...wXyZ`,
+OpenAI's `sk-proj-****abcd`), base64-encoded (a Basic auth header echoed back),
+or URL-encoded. `redact` removes every one of those for the keys it is given,
+and any key-shaped token besides: a message that reaches a user, the log or the
+database holds no credential, nor enough of one to recognise it.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Iterable
+from urllib.parse import quote
+
+__all__ = ["REDACTED", "redact"]
+
+REDACTED = "[redacted]"
+
+_RUN = 6
+"""Any stretch of a key this long or longer is removed: a prefix and a suffix tell a key."""
+
+# Key-shaped tokens of any provider (sk-..., sk-ant-..., sk-proj-...), masked or not,
+# and bearer credentials.
+_KEY_LIKE = re.compile(
+    r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-]*(?:[*•.…xX]{3,}[A-Za-z0-9_\-]*)?"
+    r"|\bBearer\s+[A-Za-z0-9._~+/=\-]{8,}",
+)
+
+
+def _forms(secret: str) -> set[str]:
+    raw = secret.encode()
+    forms = {
+        secret,
+        quote(secret, safe=""),
+        base64.b64encode(raw).decode().rstrip("="),
+        base64.urlsafe_b64encode(raw).decode().rstrip("="),
+    }
+    for prefix in ("", "user:", ":"):  # HTTP Basic echoes `user:key`
+        forms.add(base64.b64encode((prefix + secret + ":").encode()).decode().rstrip("="))
+        forms.add(base64.b64encode((prefix + secret).encode()).decode().rstrip("="))
+    return {f for f in forms if len(f) >= _RUN}
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """`text` without the `secrets` (in every form above) and without key-shaped tokens."""
+    spans: list[tuple[int, int]] = []
+    for secret in secrets:
+        if not secret or len(secret) < _RUN:
+            continue
+        for form in _forms(secret):
+            spans += _shared_runs(text, form)
+    text = _cut(text, spans)
+    return _KEY_LIKE.sub(REDACTED, text)
+
+
+def _shared_runs(text: str, secret: str) -> list[tuple[int, int]]:
+    """Where `text` holds a stretch of at least `_RUN` characters of `secret`."""
+    grams = {secret[i : i + _RUN] for i in range(len(secret) - _RUN + 1)}
+    return [(i, i + _RUN) for i in range(len(text) - _RUN + 1) if text[i : i + _RUN] in grams]
+
+
+def _cut(text: str, spans: list[tuple[int, int]]) -> str:
+    if not spans:
+        return text
+    spans.sort()
+    merged = [spans[0]]
+    for start, end in spans[1:]:
+        if start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    out, at = [], 0
+    for start, end in merged:
+        out += [text[at:start], REDACTED]
+        at = end
+    out.append(text[at:])
+    return "".join(out)
