@@ -140,6 +140,7 @@ class Route:
 
 CHECKED: dict[tuple[str, str], Route] = {
     ("GET", "/api/auth/me"): Route("GET", "/api/auth/me", stranger="own"),
+    ("POST", "/api/auth/logout"): Route("POST", "/api/auth/logout", stranger="own"),
     ("GET", "/api/conversations"): Route("GET", "/api/conversations", stranger="own"),
     ("POST", "/api/chat/stream"): Route(
         "POST",

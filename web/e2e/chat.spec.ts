@@ -15,20 +15,33 @@ test.describe("signing in", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("heading", { name: "pagechat demo" })).toBeVisible();
     await expect(page.getByText("e2e@example.com")).toBeVisible();
-    expect(await page.evaluate(() => localStorage.getItem("pagechat.token"))).toBe(TOKEN);
+    // The session is an HttpOnly cookie: no script can read it, and nothing is in storage.
+    const session = (await page.context().cookies()).find((c) => c.name === "pagechat_session");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    expect(await page.evaluate(() => document.cookie)).not.toContain("pagechat_session");
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(TOKEN);
     await page.getByRole("button", { name: /Assistant/ }).click();
     await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
     await expect(page.getByRole("log")).toContainText("Ask about this project");
     await shot(page, "01-empty-welcome");
   });
 
-  test("a rejected token signs the user out", async ({ page }) => {
+  test("a rejected session signs the user out, and a token left by an old version is removed", async ({ page }) => {
+    await page.context().addCookies([{ name: "pagechat_session", value: "stale-token", url: baseUrl() }]);
     await page.addInitScript(() => {
       localStorage.setItem("pagechat.token", "stale-token");
     });
     await page.goto(baseUrl());
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem("pagechat.token"))).toBeNull();
+  });
+
+  test("signing out ends the session on the server", async ({ chat, page }) => {
+    await expect(chat.input).toBeVisible();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
   });
 });
 

@@ -71,10 +71,14 @@ export const test = base.extend<{ chat: Chat }>({
     page.on("console", (message) => {
       if (message.type() === "error" && message.text().includes("Content Security Policy")) blocked.push(message.text());
     });
-    await page.addInitScript((token) => {
-      if (!localStorage.getItem("pagechat.token")) localStorage.setItem("pagechat.token", token);
+    // Signed in as a browser is: the session cookie the login sets (page.request shares them).
+    const login = await page.request.post(`${baseUrl()}/api/auth/login`, {
+      data: { email: "e2e@example.com", password: "e2e-password" },
+    });
+    expect(login.ok()).toBe(true);
+    await page.addInitScript(() => {
       if (localStorage.getItem("pagechat.open") === null) localStorage.setItem("pagechat.open", "true");
-    }, TOKEN);
+    });
     await page.goto("/");
     const chat = new Chat(page);
     await expect(chat.input).toBeFocused();

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import { Chat, shot } from "./fixtures";
 
 const webRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -94,13 +94,10 @@ async function toLatest(page: Page): Promise<void> {
   if (await jump.isVisible()) await jump.click();
 }
 
-/** The signed-in user's API, with the token the page keeps. */
-async function apiAs(page: Page, request: APIRequestContext) {
-  const token = await page.evaluate(() => localStorage.getItem("pagechat.token"));
-  expect(token).toBeTruthy();
-  const headers = { Authorization: `Bearer ${String(token)}` };
+/** The signed-in user's API, with the session cookie the page has (reads need no CSRF token). */
+function apiAs(page: Page) {
   return {
-    get: (path: string) => request.get(path, { headers }),
+    get: (path: string) => page.request.get(path),
   };
 }
 
@@ -172,7 +169,7 @@ test("a newcomer creates a stream with the assistant, searches from a report, an
     await expect(page).toHaveURL(/\/streams\/\d+$/);
     first.streamId = Number(/\/streams\/(\d+)/.exec(page.url())?.[1]);
     await expect(page.getByRole("status").filter({ hasText: "Stream created." })).toBeVisible();
-    const api = await apiAs(page, request);
+    const api = apiAs(page);
     const stream = (await (await api.get(`/api/horizon/streams/${String(first.streamId)}`)).json()) as {
       name: string;
       semantic_space: { topics: unknown[] };
@@ -195,7 +192,7 @@ test("a newcomer creates a stream with the assistant, searches from a report, an
     await expect(page.getByRole("status").filter({ hasText: "Accepted the proposed categories and saved it" })).toBeVisible();
     await expect(page.getByLabel("Category 1 name")).toHaveValue(proposed[0] ?? "");
     await expect(page.getByText("All changes saved")).toBeVisible();
-    const api = await apiAs(page, request);
+    const api = apiAs(page);
     const stream = (await (await api.get(`/api/horizon/streams/${String(first.streamId)}`)).json()) as {
       presentation_config: { categories: { name: string }[] };
     };
@@ -282,7 +279,7 @@ test("a newcomer creates a stream with the assistant, searches from a report, an
     await expect(chat.log.locator('[data-role="user"]')).toHaveText(users);
     await expect(chat.answers.last()).toContainText(`Report ${String(first.reportId)} in short`);
     expect(await chat.log.innerHTML()).toBe(live);
-    const api = await apiAs(page, request);
+    const api = apiAs(page);
     const list = (await (await api.get("/api/conversations?limit=100")).json()) as { items: { id: string }[] };
     expect(list.items).toHaveLength(1);
     first.conversationId = list.items[0]?.id ?? "";
@@ -300,7 +297,7 @@ test("a second account sees none of the first one's streams, reports or conversa
     await expect(page.getByText("You have no research streams yet.")).toBeVisible();
     await expect(page.getByText("CRISPR and gene editing")).toHaveCount(0);
 
-    const api = await apiAs(page, context.request);
+    const api = apiAs(page);
     const streams = (await (await api.get("/api/horizon/streams")).json()) as { count: number };
     expect(streams.count).toBe(0);
     expect((await api.get(`/api/horizon/streams/${String(first.streamId)}`)).status()).toBe(404);
@@ -325,7 +322,7 @@ test("a second account sees none of the first one's streams, reports or conversa
   }
 });
 
-test("the assistant's cards on the streams and edit pages change the page when accepted", async ({ page, request }) => {
+test("the assistant's cards on the streams and edit pages change the page when accepted", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, DEMO);
   const chat = await openTray(page);
@@ -379,7 +376,7 @@ test("the assistant's cards on the streams and edit pages change the page when a
     await expect(topics).toHaveCount(proposed);
     await expect(page.getByRole("status").filter({ hasText: "Accepted the proposed changes and saved it" })).toBeVisible();
     await expect(page.getByText("All changes saved")).toBeVisible();
-    const api = await apiAs(page, request);
+    const api = apiAs(page);
     const stream = (await (await api.get("/api/horizon/streams/1")).json()) as { semantic_space: { topics: unknown[] } };
     expect(stream.semantic_space.topics).toHaveLength(proposed);
   });
@@ -395,7 +392,7 @@ test("the assistant's cards on the streams and edit pages change the page when a
     await expect(page.getByRole("status").filter({ hasText: "Accepted the proposed queries" })).toBeVisible();
     // Applied from the card, and recorded in the conversation as a chat button's apply is.
     await expect(chat.log.locator('[data-role="action"]').last()).toContainText("Applied the");
-    const api = await apiAs(page, request);
+    const api = apiAs(page);
     const stream = (await (await api.get("/api/horizon/streams/1")).json()) as { retrieval_config: { queries: { query: string }[] } };
     expect(stream.retrieval_config.queries.map((q) => q.query)).toEqual([query]);
   });

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..chat import ChatService
 from ..identity import Authenticator, Principal, StaticTokens
 from ..runs import RunManager
+from .session_cookie import CSRF_HEADER, SESSION_COOKIE, csrf_ok
 
 __all__ = [
     "Authenticator",
@@ -37,10 +38,18 @@ async def current_user(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
-    if credentials is None or credentials.scheme.lower() != "bearer":
-        raise _unauthorized("Not authenticated")
+    """The user of a bearer token (API clients), else of the browser's session cookie."""
     authenticator: Authenticator = request.app.state.authenticator
-    user = await authenticator.authenticate(credentials.credentials)
+    if credentials is not None and credentials.scheme.lower() == "bearer":
+        token = credentials.credentials
+    else:
+        cookie = request.cookies.get(SESSION_COOKIE)
+        if not cookie:
+            raise _unauthorized("Not authenticated")
+        if not csrf_ok(request):
+            raise HTTPException(status.HTTP_403_FORBIDDEN, f"Missing or wrong {CSRF_HEADER}")
+        token = cookie
+    user = await authenticator.authenticate(token)
     if user is None:
         raise _unauthorized("Invalid or expired token")
     return user

@@ -1,20 +1,41 @@
-import { useCallback, useState } from "react";
-import { forgetChat, readToken, writeToken } from "./auth";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { createChatApi } from "../chat";
+import { forgetChat, forgetOldToken } from "./auth";
 import { LoginForm } from "./LoginForm";
 import { SignedIn } from "./SignedIn";
 
-/** The shell: a login form, then the app the server runs. */
+type Session = "checking" | "signed-out" | "signed-in";
+
+/** The shell: a login form, then the app the server runs. The session is a cookie. */
 export function App() {
-  const [token, setToken] = useState<string | null>(readToken);
-  const signIn = useCallback((next: string) => {
-    writeToken(next);
-    setToken(next);
+  const api = useMemo(() => createChatApi({ getToken: () => null }), []);
+  const [session, setSession] = useState<Session>("checking");
+  useEffect(() => {
+    forgetOldToken();
+    api.me().then(
+      () => {
+        setSession("signed-in");
+      },
+      () => {
+        setSession("signed-out");
+      },
+    );
+  }, [api]);
+  const signIn = useCallback(() => {
+    setSession("signed-in");
   }, []);
   const signOut = useCallback(() => {
-    writeToken(null);
     forgetChat();
-    setToken(null);
-  }, []);
-  if (token === null) return <LoginForm onLogin={signIn} />;
-  return <SignedIn token={token} onSignOut={signOut} />;
+    setSession("signed-out");
+    // The cookie is HttpOnly: only the server can clear it.
+    api.logout().catch(() => undefined);
+  }, [api]);
+  if (session === "checking")
+    return (
+      <p className="app-loading" role="status">
+        Loading…
+      </p>
+    );
+  if (session === "signed-out") return <LoginForm onLogin={signIn} />;
+  return <SignedIn token={null} onSignOut={signOut} />;
 }

@@ -12,7 +12,7 @@ interface Project {
 const PRIORITIES = ["low", "medium", "high"];
 
 /** A page with some state for the assistant to see and change. Horizon's pages replace it. */
-export function DemoPage({ token, onSignOut }: { token: string; onSignOut: () => void }) {
+export function DemoPage({ token, onSignOut }: { token: string | null; onSignOut: () => void }) {
   const [project, setProject] = useState<Project>({ name: "Demo project", priority: "medium", tags: ["alpha"] });
   const [tag, setTag] = useState("");
   const [email, setEmail] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 import { useMemo, useState, type SubmitEvent } from "react";
 import { createChatApi } from "../chat";
 
-export function LoginForm({ onLogin }: { onLogin: (token: string) => void }) {
+export function LoginForm({ onLogin }: { onLogin: () => void }) {
   const api = useMemo(() => createChatApi({ getToken: () => null }), []);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -13,8 +13,9 @@ export function LoginForm({ onLogin }: { onLogin: (token: string) => void }) {
     setBusy(true);
     setError(null);
     api.login(email, password).then(
-      (token) => {
-        onLogin(token.access_token);
+      () => {
+        // The server set the session cookie; the token in the answer is for API clients.
+        onLogin();
       },
       (e: unknown) => {
         setError(e instanceof Error ? e.message : "Sign-in failed.");

@@ -3,7 +3,7 @@ import { DemoPage } from "./DemoPage";
 import { useServerApp } from "./serverApp";
 
 /** The app the server runs, for a signed-in user: Horizon, or pagechat's demo page. */
-export function SignedIn({ token, onSignOut }: { token: string; onSignOut: () => void }) {
+export function SignedIn({ token, onSignOut }: { token: string | null; onSignOut: () => void }) {
   const app = useServerApp(token, onSignOut);
   if (app === "checking")
     return (

@@ -1,22 +1,14 @@
-// The app's session: the bearer token lives in localStorage.
-const TOKEN_KEY = "pagechat.token";
+// The app's session is the server's HttpOnly cookie: no token is kept where scripts can read it.
 /** The chat tray's key (its `storageKey` + ".conversation"): the conversation it shows. */
 const CONVERSATION_KEY = "pagechat.conversation";
+/** Where earlier versions kept the bearer token: removed wherever it is still found. */
+const OLD_TOKEN_KEY = "pagechat.token";
 
-export function readToken(): string | null {
+export function forgetOldToken(): void {
   try {
-    return localStorage.getItem(TOKEN_KEY);
+    localStorage.removeItem(OLD_TOKEN_KEY);
   } catch {
-    return null;
-  }
-}
-
-export function writeToken(token: string | null): void {
-  try {
-    if (token === null) localStorage.removeItem(TOKEN_KEY);
-    else localStorage.setItem(TOKEN_KEY, token);
-  } catch {
-    // Storage blocked: the session lasts for this page only.
+    // Storage blocked: nothing was kept.
   }
 }
 

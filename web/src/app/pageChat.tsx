@@ -24,7 +24,7 @@ export function usePageChat(chat: PageChat): void {
 }
 
 export interface PageChatHostProps {
-  token: string;
+  token: string | null;
   onUnauthorized: () => void;
   title?: string;
   children: ReactNode;

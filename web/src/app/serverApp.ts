@@ -4,11 +4,12 @@ import { useEffect, useState } from "react";
 
 export type ServerApp = "checking" | "horizon" | "demo";
 
-export function useServerApp(token: string, onUnauthorized: () => void): ServerApp {
+export function useServerApp(token: string | null, onUnauthorized: () => void): ServerApp {
   const [app, setApp] = useState<ServerApp>("checking");
   useEffect(() => {
     const controller = new AbortController();
-    fetch("/api/horizon/streams", { headers: { Authorization: `Bearer ${token}` }, signal: controller.signal }).then(
+    const headers: Record<string, string> = token === null ? {} : { Authorization: `Bearer ${token}` };
+    fetch("/api/horizon/streams", { headers, credentials: "same-origin", signal: controller.signal }).then(
       (response) => {
         if (response.status === 401) onUnauthorized();
         else setApp(response.status === 404 ? "demo" : "horizon");

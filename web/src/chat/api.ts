@@ -1,5 +1,7 @@
 // The HTTP client of the chat: the SSE stream of a turn (with resume), stop, history,
-// card decisions, actions and login. Every request but login carries `Authorization: Bearer <token>`.
+// card decisions, actions and login. Requests carry `Authorization: Bearer <token>` when the
+// app gives one (API clients, embedding); else the browser's session cookie, with its CSRF token.
+import { withCsrf } from "./csrf";
 import { STREAM_EVENT_TYPES } from "./generated/protocol";
 import type {
   ActionRequest,
@@ -90,6 +92,8 @@ export interface ChatApi {
   runAction(request: ActionRequest): Promise<ActionResult>;
   login(email: string, password: string): Promise<Token>;
   me(): Promise<UserPublic>;
+  /** Ends the browser's session (its cookie). */
+  logout(): Promise<void>;
 }
 
 const TERMINAL = new Set<StreamEvent["type"]>(["complete", "error", "cancelled"]);
@@ -167,7 +171,8 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
       if (token) headers.set("Authorization", `Bearer ${token}`);
     }
     if (init.body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-    const response = await doFetch(`${base}${path}`, { ...init, headers });
+    withCsrf(init.method, headers);
+    const response = await doFetch(`${base}${path}`, { ...init, headers, credentials: "same-origin" });
     if (response.ok) return response;
     const detail = await response
       .json()
@@ -293,6 +298,10 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
 
     me() {
       return json<UserPublic>("/api/auth/me");
+    },
+
+    async logout() {
+      await request("/api/auth/logout", { method: "POST" });
     },
   };
 }

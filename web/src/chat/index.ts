@@ -26,3 +26,4 @@ export { builtinClientActions, type ClientActionHandler, type ClientActionHelper
 export { parseChoices, type Choices } from "./choices";
 export { splitToolMarkers } from "./markers";
 export type * from "./types";
+export { csrfToken, CSRF_HEADER } from "./csrf";

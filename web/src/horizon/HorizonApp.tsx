@@ -13,7 +13,7 @@ import { useAssistantModel } from "./useAssistantModel";
 import "./horizon.css";
 
 export interface HorizonAppProps {
-  token: string;
+  token: string | null;
   onSignOut: () => void;
 }
 

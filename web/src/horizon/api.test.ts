@@ -27,11 +27,12 @@ describe("the Horizon client", () => {
     const api = createHorizonApi(() => "tok", vi.fn());
     const body = { name: "A" };
     await expect(api.call("POST /api/horizon/streams", { body })).resolves.toEqual({ id: 7 });
-    expect(fetch).toHaveBeenCalledWith("/api/horizon/streams", {
-      method: "POST",
-      headers: { Authorization: "Bearer tok", "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/horizon/streams");
+    expect(init).toMatchObject({ method: "POST", body: JSON.stringify(body), credentials: "same-origin" });
+    const headers = new Headers(init.headers);
+    expect(headers.get("Authorization")).toBe("Bearer tok");
+    expect(headers.get("Content-Type")).toBe("application/json");
   });
 
   it("a refused token signs out; an error says the server's reason", async () => {

@@ -1,5 +1,6 @@
 // Horizon's REST client: every call is typed by the generated `HorizonRoutes`, so a route or
 // a schema that changes on the server breaks the build here, not the page at run time.
+import { withCsrf } from "../chat/csrf";
 import { HttpError } from "../chat";
 import type { HorizonRoutes } from "./generated/api";
 
@@ -39,13 +40,15 @@ export function createHorizonApi(getToken: () => string | null, onUnauthorized: 
     async call(route, input) {
       const [method = "GET", path = ""] = route.split(" ");
       const parts = input as { path?: Record<string, string | number>; query?: Record<string, QueryValue>; body?: unknown };
-      const headers: Record<string, string> = {};
+      const headers = new Headers();
       const token = getToken();
-      if (token) headers.Authorization = `Bearer ${token}`;
-      if (parts.body !== undefined) headers["Content-Type"] = "application/json";
+      if (token) headers.set("Authorization", `Bearer ${token}`);
+      if (parts.body !== undefined) headers.set("Content-Type", "application/json");
+      withCsrf(method, headers);
       const response = await fetch(routeUrl(path, parts.path, parts.query), {
         method,
         headers,
+        credentials: "same-origin",
         body: parts.body === undefined ? undefined : JSON.stringify(parts.body),
       });
       if (response.status === 401) onUnauthorized();

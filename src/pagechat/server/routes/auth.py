@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request, status
+from fastapi import APIRouter, HTTPException, Request, Response, status
 
 from ...auth.login import InvalidCredentials, LoginThrottled, PasswordLogin
 from ...protocol import ErrorResponse, LoginRequest, Token, UserPublic
 from ..deps import CurrentUser
+from ..session_cookie import clear_session, set_session
 
 __all__ = ["router"]
 
@@ -27,8 +28,9 @@ def _client(request: Request) -> str:
         429: {"model": ErrorResponse, "description": "Too many attempts; see Retry-After"},
     },
 )
-async def login(body: LoginRequest, request: Request) -> Token:
-    """Exchange an email and password for a bearer token."""
+async def login(body: LoginRequest, request: Request, response: Response) -> Token:
+    """Exchange an email and password for a bearer token (API clients), and a session
+    cookie with its CSRF token (browsers)."""
     authenticator = request.app.state.authenticator
     if not isinstance(authenticator, PasswordLogin):
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Password login is not enabled")
@@ -48,7 +50,20 @@ async def login(body: LoginRequest, request: Request) -> Token:
             "Incorrect email or password",
             headers={"WWW-Authenticate": "Bearer"},
         ) from None
+    set_session(request, response, token, max_age=_session_seconds(authenticator))
     return Token(access_token=token)
+
+
+@router.post("/logout")
+async def logout(_user: CurrentUser, response: Response) -> dict[str, bool]:
+    """End the browser's session: its cookies are cleared."""
+    clear_session(response)
+    return {"signed_out": True}
+
+
+def _session_seconds(authenticator: object) -> int:
+    ttl = getattr(authenticator, "token_ttl", None)
+    return int(ttl.total_seconds()) if ttl is not None else 12 * 3600
 
 
 @router.get("/me")

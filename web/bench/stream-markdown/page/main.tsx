@@ -98,6 +98,7 @@ function fakeApi(pieces: string[]): ChatApi {
     runAction: unused,
     login: unused,
     me: unused,
+    logout: unused,
   };
 }
 
