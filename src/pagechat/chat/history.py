@@ -73,6 +73,9 @@ def _as_turn(msg: MessagePublic) -> ModelMessage | None:
     if msg.role == "user":
         return UserTurn(msg.content)
     if msg.role == "action":
+        # The stored outcome, not what was hoped: a failed action is told as failed.
+        if msg.status == "error":
+            return UserTurn(f"[An action the user ran from the chat failed: {msg.content}]")
         return UserTurn(f"[Action applied from the chat: {msg.content}]")
     if msg.status == "running":
         return None

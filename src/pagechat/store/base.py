@@ -11,7 +11,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ..identity import Principal
 from ..protocol import (
@@ -36,7 +36,22 @@ __all__ = [
     "MessageNotFound",
     "NoPayload",
     "TurnIds",
+    "action_summary",
 ]
+
+
+def action_summary(action: str, result: Any) -> tuple[str, Literal["complete", "error"]]:
+    """How a server action's result is stored: its text and status.
+
+    A failed action is stored as failed, with the reason the action gave the user, so
+    the conversation (and the model, on the next turn) tells the truth about it.
+    """
+    ok = not (isinstance(result, Mapping) and result.get("ok") is False)
+    message = result.get("message") if isinstance(result, Mapping) else None
+    reason = f": {message}" if isinstance(message, str) and message else ""
+    if ok:
+        return f"Applied action {action}{reason}", "complete"
+    return f"Action {action} failed{reason or ' (no reason given)'}", "error"
 
 
 class InvalidCursor(ValueError):

@@ -32,6 +32,7 @@ from .base import (
     MessageNotFound,
     NoPayload,
     TurnIds,
+    action_summary,
 )
 from .tables import Conversation, Message, utcnow
 from .titles import make_title
@@ -361,12 +362,13 @@ async def add_action_message(
     payload = CustomPayload(
         type="action_result", data={"action": action, "input": data, "result": result}
     )
+    content, status = action_summary(action, result)
     msg = Message(
         id=_new_id(),
         conversation_id=conv.id,
         role="action",
-        content=f"Applied action {action}",
-        status="complete",
+        content=content,
+        status=status,
         created_at=now,
         payload={"custom_payload": payload.model_dump(mode="json")},
     )

@@ -25,6 +25,7 @@ from .base import (
     MessageNotFound,
     NoPayload,
     TurnIds,
+    action_summary,
 )
 from .titles import make_title
 
@@ -158,10 +159,12 @@ class MemoryChatStore(ChatStore):
         result: Any,
     ) -> str:
         conv = self._owned(user, conversation_id)
+        content, status = action_summary(action, result)
         msg = MessagePublic(
             id=uuid.uuid4().hex,
             role="action",
-            content=f"Applied action {action}",
+            content=content,
+            status=status,
             created_at=_now(),
             custom_payload=CustomPayload(
                 type="action_result", data={"action": action, "input": data, "result": result}

@@ -271,6 +271,25 @@ async def test_a_server_action_runs_and_the_model_sees_it_next_turn(h: Harness) 
     assert "apply_schema" in history
 
 
+async def test_a_failed_action_is_stored_as_failed_and_the_model_is_told_so(h: Harness) -> None:
+    conv = await _conversation(h)
+    await h.client.post(
+        "/api/chat/actions",
+        json={"conversation_id": conv, "action": "explode", "data": {}, "context": _ctx()},
+        headers=AUTH_A,
+    )
+
+    stored = (await h.client.get(f"/api/conversations/{conv}", headers=AUTH_A)).json()
+    action = stored["messages"][-1]
+    assert (action["role"], action["status"]) == ("action", "error")
+    assert action["content"].startswith("Action explode failed: The action could not be")
+    model = h.script(["Sorry, that did not work."])
+    await h.chat("did it work?", context=_ctx(), conversation_id=conv)
+    told = [getattr(m, "text", "") for m in model.requests[0].messages]
+    assert any(t.startswith("[An action the user ran from the chat failed") for t in told)
+    assert not any("Action applied" in t for t in told)
+
+
 async def test_a_failing_action_shows_an_incident_id_not_its_exception(
     h: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
