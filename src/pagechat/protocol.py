@@ -124,6 +124,9 @@ class ChatResponsePayload(_Model):
     message_id: str | None = None
     usage: Usage | None = None
     warnings: list[str] = Field(default_factory=list)
+    stop_reason: str | None = None
+    """Why the model stopped: `end_turn`, or `max_tokens` when the answer was cut off by
+    the output limit (the tray says so and offers to continue)."""
 
 
 # --- stream events --------------------------------------------------------
@@ -311,6 +314,8 @@ class MessagePublic(_Model):
     run_id: str | None = None
     payload_decision: PayloadDecision | None = None
     """What the user did with `custom_payload`; None while undecided (the card opens by itself)."""
+    stop_reason: str | None = None
+    """As in `ChatResponsePayload`: `max_tokens` for an answer cut off by the output limit."""
 
 
 class ConversationPublic(_Model):

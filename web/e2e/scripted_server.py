@@ -11,6 +11,7 @@ The model's reply depends on keywords in the last user message:
   suggest   suggested values and actions                 markdown  rich and hostile markdown
   context   echoes the project name from the page context
   think     a pause before the text                      error  the model fails after some text
+  cutoff    text cut off by the output limit (max_tokens)
   anything else: an echo
 
 A message that starts with `xss ` sends the XSS corpus (e2e/xss_corpus.json) through one
@@ -41,7 +42,7 @@ import uvicorn
 from pagechat.auth.login import InvalidCredentials, PasswordLogin
 from pagechat.identity import Principal
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, tool_call
-from pagechat.models.base import ToolResultsTurn, UserTurn
+from pagechat.models.base import ModelFinish, ToolResultsTurn, UserTurn
 from pagechat.models.errors import ModelOutputError
 from pagechat.pages import ClientAction, PayloadConfig, ServerAction, register_page
 from pagechat.protocol import ActionResult
@@ -358,6 +359,8 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
     if "context" in text:
         match = re.search(r'"name":\s*"([^"]*)"', request.system)
         return [f"Your project is called {match.group(1) if match else 'unknown'}."]
+    if "cutoff" in text:
+        return ["This answer stops in the middle of a sent", ModelFinish("max_tokens")]
     if "think" in text:
         return [Pause(1.5), "Done thinking."]
     if "error" in text:

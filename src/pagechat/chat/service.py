@@ -405,6 +405,7 @@ class ChatService:
             usage=usage,
             warnings=warnings,
             context_audit=turn.setup.context_text,
+            stop_reason=done.stop_reason,
         )
         await self.store.finish_turn(
             assistant_message_id=turn.ids.assistant_message_id, record=record
@@ -422,6 +423,7 @@ class ChatService:
                     message_id=turn.ids.assistant_message_id,
                     usage=usage,
                     warnings=warnings,
+                    stop_reason=done.stop_reason,
                 )
             )
         )

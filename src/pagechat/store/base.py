@@ -92,6 +92,7 @@ class AssistantRecord:
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
     context_audit: str | None = None
+    stop_reason: str | None = None
 
 
 class ChatStore(abc.ABC):

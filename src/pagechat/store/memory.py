@@ -130,6 +130,7 @@ class MemoryChatStore(ChatStore):
                         error=record.error,
                         warnings=record.warnings,
                         context_audit=record.context_audit,
+                        stop_reason=record.stop_reason,
                     )
                     conv.pending.discard(msg.id)
                     conv.updated_at = _now()

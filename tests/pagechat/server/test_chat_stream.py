@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from pagechat.models import Pause, tool_call
+from pagechat.models.base import ModelFinish
 from pagechat.protocol import MAX_MESSAGE_CHARS
 from pagechat.tools import (
     ToolConfig,
@@ -409,3 +410,25 @@ async def test_a_roomy_context_does_not_warn(h: Harness) -> None:
     h.script(["short answer"])
     _, fs = await h.chat()
     assert fs[-1].event["payload"]["warnings"] == []
+
+
+async def test_an_answer_cut_off_by_the_output_limit_says_so_live_and_after_a_reload(
+    h: Harness,
+) -> None:
+    h.script(["The first half of a long ans", ModelFinish("max_tokens")])
+
+    r, fs = await h.chat("explain everything")
+
+    assert fs[-1].type == "complete"
+    assert fs[-1].event["payload"]["stop_reason"] == "max_tokens"
+    conversation = r.headers["x-conversation-id"]
+    stored = (await h.client.get(f"/api/conversations/{conversation}", headers=AUTH_A)).json()
+    assert stored["messages"][-1]["stop_reason"] == "max_tokens"
+
+
+async def test_an_answer_that_ends_by_itself_says_end_turn(h: Harness) -> None:
+    h.script(["Short and complete."])
+
+    _, fs = await h.chat("hi")
+
+    assert fs[-1].event["payload"]["stop_reason"] == "end_turn"

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { stored, storedConversation } from "../test/fixtures";
 import { FakeFetch, json, SseResponse } from "../test/sse-server";
 import { createChatApi } from "./api";
+import { CONTINUE_MESSAGE } from "./components/AssistantMessage";
 import { ChatTray, type ChatTrayProps } from "./ChatTray";
 import { registerPayloadHandler, type PayloadHandler } from "./payloadRegistry";
 import type { ConversationDetail, StreamEvent } from "./types";
@@ -24,6 +25,7 @@ const complete = (message: string, extra: Partial<Extract<StreamEvent, { type: "
     message_id: "m2",
     usage: null,
     warnings: [],
+    stop_reason: "end_turn",
     ...extra,
   },
 });
@@ -133,6 +135,26 @@ describe("ChatTray", () => {
     expect(final?.querySelector("strong")?.textContent).toBe("world");
     expect(screen.getByRole("button", { name: "Send" })).toBeTruthy();
     expect(localStorage.getItem("pagechat.conversation")).toBe('"c1"');
+  });
+
+  it("says when an answer was cut off by the length limit, and Continue asks for the rest", async () => {
+    const { fake, user } = renderTray();
+    const first = new SseResponse(runHeaders);
+    fake.on("POST", "/api/chat/stream", () => first.response);
+    await user.type(input(), "Tell me everything{Enter}");
+    first.send(1, { type: "text_delta", text: "A long answer that" });
+    first.send(2, complete("A long answer that", { stop_reason: "max_tokens" }));
+    const note = await within(log()).findByRole("note");
+    expect(note.textContent).toContain("Cut off: the answer reached its length limit.");
+
+    const second = new SseResponse({ ...runHeaders, "X-Run-Id": "r2" });
+    fake.on("POST", "/api/chat/stream", () => second.response);
+    await user.click(within(note).getByRole("button", { name: "Continue" }));
+    expect(fake.calls.at(-1)?.body).toMatchObject({ message: CONTINUE_MESSAGE, conversation_id: "c1" });
+    second.send(1, complete(" goes on to its end."));
+    await waitFor(() => {
+      expect(within(log()).queryAllByRole("note")).toHaveLength(1);
+    });
   });
 
   it("keeps the amber tool card with its progress visible while text streams", async () => {

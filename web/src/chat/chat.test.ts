@@ -340,5 +340,6 @@ function turnPayload(message: string): Extract<StreamEvent, { type: "complete" }
     message_id: null,
     usage: null,
     warnings: [],
+    stop_reason: "end_turn",
   };
 }

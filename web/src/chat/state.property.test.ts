@@ -69,6 +69,7 @@ const responsePayload: fc.Arbitrary<ChatResponsePayload> = fc.record({
   message_id: fc.option(fc.constantFrom("m1", "m2", "m3"), { nil: null }),
   usage: fc.option(fc.record({ input_tokens: fc.nat(), output_tokens: fc.nat() }), { nil: null }),
   warnings: fc.array(fc.string({ maxLength: 10 }), { maxLength: 2 }),
+  stop_reason: fc.constantFrom(null, "end_turn", "max_tokens"),
 });
 
 /** Any stream event, of every type the wire contract has, with any field values. */
@@ -347,6 +348,7 @@ const turn: fc.Arbitrary<Turn> = fc
       message_id: "m2",
       usage: { input_tokens: 1, output_tokens: 2 },
       warnings,
+      stop_reason: "end_turn",
     };
     events.push({ type: "complete", payload });
     return { events, payload };

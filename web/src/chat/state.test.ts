@@ -123,6 +123,7 @@ describe("chatReducer: each stream event", () => {
       warnings: [],
       run_id: "r1",
       payload_decision: null,
+      stop_reason: "end_turn",
     });
   });
 

@@ -98,6 +98,7 @@ export function messageFromStored(m: MessagePublic): ChatMessage {
     warnings: m.warnings,
     run_id: m.run_id,
     payload_decision: m.payload_decision,
+    stop_reason: m.stop_reason,
   };
 }
 
@@ -116,6 +117,7 @@ export function messageFromPayload(p: ChatResponsePayload, fallbackId: string, r
     warnings: p.warnings,
     run_id: runId,
     payload_decision: null,
+    stop_reason: p.stop_reason,
   };
 }
 
@@ -134,6 +136,7 @@ export function emptyMessage(id: string, role: ChatMessage["role"], content: str
     warnings: [],
     run_id: null,
     payload_decision: null,
+    stop_reason: null,
   };
 }
 

@@ -32,6 +32,8 @@ export interface ChatMessage {
   run_id: string | null;
   /** What the user did with `custom_payload`; null while undecided (the card opens by itself). */
   payload_decision: PayloadDecision | null;
+  /** `max_tokens`: the answer was cut off by the output limit. */
+  stop_reason: string | null;
 }
 
 /**

@@ -42,6 +42,7 @@ export const liveEvents: StreamEvent[] = [
       message_id: "m2",
       usage: { input_tokens: 10, output_tokens: 20 },
       warnings: [],
+      stop_reason: "end_turn",
     },
   },
 ];
@@ -61,6 +62,7 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     context_audit: null,
     run_id: null,
     payload_decision: null,
+    stop_reason: null,
     ...partial,
   };
 }

@@ -71,6 +71,7 @@ function payload(message: string): ChatResponsePayload {
     message_id: "m",
     usage: null,
     warnings: [],
+    stop_reason: "end_turn",
   };
 }
 

@@ -22,6 +22,9 @@ export interface AssistantMessageProps {
   streaming?: boolean;
 }
 
+/** Sent as the user's next message by "Continue" under an answer cut off by the length limit. */
+export const CONTINUE_MESSAGE = "Please continue where you left off.";
+
 const STATUS_LABEL: Partial<Record<ChatMessage["status"], string>> = {
   cancelled: "Stopped",
   interrupted: "Interrupted",
@@ -64,6 +67,21 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
       </div>
       {message.status === "error" && (
         <ErrorBubble message={message.error ?? "The answer failed."} onRetry={props.onRetry} />
+      )}
+      {message.stop_reason === "max_tokens" && !streaming && (
+        <div className="pc-cutoff" role="note" data-cutoff>
+          Cut off: the answer reached its length limit.
+          {interactive && (
+            <button
+              type="button"
+              onClick={() => {
+                props.onPick(CONTINUE_MESSAGE);
+              }}
+            >
+              Continue
+            </button>
+          )}
+        </div>
       )}
       <SuggestedValues values={message.suggested_values} disabled={!interactive} onPick={props.onPick} />
       <SuggestedActions

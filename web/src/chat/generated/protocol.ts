@@ -51,6 +51,7 @@ export interface ChatResponsePayload {
   message_id: string | null;
   usage: Usage | null;
   warnings: string[];
+  stop_reason: string | null;
 }
 
 export interface CompleteEvent {
@@ -125,6 +126,7 @@ export interface MessagePublic {
   context_audit: string | null;
   run_id: string | null;
   payload_decision: "accepted" | "rejected" | "dismissed" | null;
+  stop_reason: string | null;
 }
 
 /** The body of `POST /api/conversations/{id}/messages/{message_id}/decision`. */
