@@ -389,6 +389,7 @@ function storedTurn(t: Turn, assistant: Partial<MessagePublic> = {}): Conversati
         tool_history: p.tool_history,
         usage: p.usage,
         warnings: p.warnings,
+        stop_reason: p.stop_reason,
         run_id: "r1",
         ...assistant,
       }),

@@ -85,6 +85,7 @@ export const storedConversation: ConversationDetail = {
       tool_history: [toolEntry],
       usage: { input_tokens: 10, output_tokens: 20 },
       run_id: "r1",
+      stop_reason: "end_turn",
     }),
   ],
 };
