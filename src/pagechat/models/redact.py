@@ -10,11 +10,12 @@ database holds no credential, nor enough of one to recognise it.
 from __future__ import annotations
 
 import base64
+import logging
 import re
 from collections.abc import Iterable
 from urllib.parse import quote
 
-__all__ = ["REDACTED", "redact"]
+__all__ = ["REDACTED", "RedactingFilter", "install_log_redaction", "redact"]
 
 REDACTED = "[redacted]"
 
@@ -77,3 +78,42 @@ def _cut(text: str, spans: list[tuple[int, int]]) -> str:
         at = end
     out.append(text[at:])
     return "".join(out)
+
+
+class RedactingFilter(logging.Filter):
+    """Takes keys out of every log record a handler writes: its message and its traceback.
+
+    Attached to the handlers of `pagechat serve`, so a key that reaches a log line by any
+    path (an SDK's exception text, a library's debug line) is written as `[redacted]`.
+    """
+
+    def __init__(self, secrets: Iterable[str | None] = ()) -> None:
+        super().__init__()
+        self._secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = redact(message, self._secrets)
+        if clean != message:
+            record.msg, record.args = clean, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text, self._secrets)
+        return True
+
+
+def install_log_redaction(secrets: Iterable[str | None] = ()) -> None:
+    """Put a `RedactingFilter` on every handler that writes the server's logs (the root
+    logger's, uvicorn's, and Python's last-resort one), once each."""
+    redacting = RedactingFilter(secrets)
+    handlers = [
+        handler
+        for name in ("", "uvicorn", "uvicorn.error", "uvicorn.access")
+        for handler in logging.getLogger(name).handlers
+    ]
+    if logging.lastResort is not None:
+        handlers.append(logging.lastResort)
+    for handler in handlers:
+        if not any(isinstance(f, RedactingFilter) for f in handler.filters):
+            handler.addFilter(redacting)

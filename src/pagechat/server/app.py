@@ -25,6 +25,7 @@ from ..mcp import McpServer, McpTools, load_mcp_config
 from ..metrics import count_database_errors
 from ..models.base import Model
 from ..models.factory import model_from_settings
+from ..models.redact import install_log_redaction
 from ..quotas import MemoryQuotas, QuotaExceeded, Quotas, RedisQuotas
 from ..runs import Draining, RunManager, RunsUnavailable
 from ..runs.redis import RedisRunManager
@@ -246,6 +247,10 @@ def create_app_from_settings(
     runs = _run_manager(settings, store)
 
     async def prepare_database() -> None:
+        # Here, in each worker once the server has set up its logging: keys never reach a log.
+        install_log_redaction(
+            [settings.anthropic_api_key, settings.openai_api_key, settings.secret]
+        )
         await upgrade_async(engine, version_locations=version_locations)
         if isinstance(runs, RedisRunManager):
             # Other workers may be answering: spare their runs, and turns that are

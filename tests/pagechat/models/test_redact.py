@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import base64
+import io
+import logging
 
 import pytest
 
-from pagechat.models.redact import REDACTED, redact
+from pagechat.models.redact import REDACTED, RedactingFilter, redact
 from tests.support.secrets import leaks
 
 KEY = "sk-ant-api03-Zq8vN2xT7pLm4RkW9yBc1DfGh5JsKa6E"
@@ -32,3 +34,24 @@ def test_text_without_keys_is_left_alone() -> None:
     message = "messages: at most 100,000 tokens; you sent 120,000 (skip some history)"
 
     assert redact(message, [KEY]) == message
+
+
+def test_a_log_handler_with_the_filter_never_writes_the_key() -> None:
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.addFilter(RedactingFilter([KEY]))
+    logger = logging.getLogger("test.redaction")
+    logger.addHandler(handler)
+    try:
+        logger.warning("the provider said: %s", f"bad key {KEY}")
+        try:
+            raise RuntimeError(f"auth failed for {KEY[:20]}")
+        except RuntimeError:
+            logger.exception("call failed")
+    finally:
+        logger.removeHandler(handler)
+
+    written = out.getvalue()
+    assert "the provider said" in written and "RuntimeError" in written
+    for n in range(len(KEY) - 6):
+        assert KEY[n : n + 6] not in written
