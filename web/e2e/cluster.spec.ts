@@ -1,14 +1,11 @@
 // A scaled-out deployment as its users meet it: two pagechat workers sharing Redis and
 // one database, behind nginx balancing round robin (e2e/cluster_server.py). Whichever
 // worker each request reaches, a reload mid-answer resumes it and Stop stops it.
-import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { test as base, expect } from "@playwright/test";
 import { Chat, shot } from "./fixtures";
-
-const webRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+import { startPythonServer, webRoot } from "./servers";
 
 interface Cluster {
   url: string;
@@ -18,38 +15,16 @@ interface Cluster {
 }
 
 async function startCluster(): Promise<Cluster> {
-  const python = process.env.PAGECHAT_PYTHON ?? resolve(webRoot, "../.venv/bin/python");
-  const server: ChildProcess = spawn(python, [resolve(webRoot, "e2e/cluster_server.py"), "--static", resolve(webRoot, "dist")], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  const port = await new Promise<number>((done, fail) => {
-    const timer = setTimeout(() => {
-      fail(new Error(`the cluster did not start: ${out}`));
-    }, 60_000);
-    server.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /PORT (\d+)/.exec(out);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        done(Number(match[1]));
-      }
-    });
-    server.on("exit", (code) => {
-      clearTimeout(timer);
-      fail(new Error(`the cluster exited with ${String(code)}: ${out}`));
-    });
+  const server = await startPythonServer("cluster_server.py", ["--static", resolve(webRoot, "dist")], {
+    name: "the cluster",
+    timeoutMs: 60_000,
+    graceMs: 20_000,
   });
   return {
-    url: `http://127.0.0.1:${String(port)}`,
-    accessLog: /ACCESS_LOG (\S+)/.exec(out)?.[1] ?? "",
-    workers: (/WORKERS (\d+) (\d+)/.exec(out) ?? []).slice(1).map((p) => `127.0.0.1:${p}`),
-    stop: async () => {
-      const exited = new Promise<void>((done) => server.once("exit", () => { done(); }));
-      server.kill("SIGTERM");
-      await Promise.race([exited, new Promise((done) => setTimeout(done, 20_000))]);
-      if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
-    },
+    url: server.url,
+    accessLog: /ACCESS_LOG (\S+)/.exec(server.out)?.[1] ?? "",
+    workers: (/WORKERS (\d+) (\d+)/.exec(server.out) ?? []).slice(1).map((p) => `127.0.0.1:${p}`),
+    stop: server.stop,
   };
 }
 

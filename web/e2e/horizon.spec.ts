@@ -1,13 +1,10 @@
 // Horizon as a newcomer meets it, against a real Horizon server (e2e/horizon_server.py):
 // its own database, the demo account and a second one, the offline model driving the real
 // tools. Screenshots of each step: test-results/screenshots/horizon-*.png.
-import { spawn, type ChildProcess } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
 import { Chat, shot } from "./fixtures";
-
-const webRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+import { startPythonServer, webRoot } from "./servers";
 const DEMO = { email: "demo@example.com", password: "demo" };
 const OTHER = { email: "other@example.com", password: "other-password" };
 
@@ -19,38 +16,16 @@ interface Horizon {
 }
 
 async function startHorizon(): Promise<Horizon> {
-  const python = process.env.PAGECHAT_PYTHON ?? resolve(webRoot, "../.venv/bin/python");
-  const server: ChildProcess = spawn(python, [resolve(webRoot, "e2e/horizon_server.py"), "--static", resolve(webRoot, "dist")], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  const port = await new Promise<number>((done, fail) => {
-    const timer = setTimeout(() => {
-      fail(new Error(`the Horizon server did not start: ${out}`));
-    }, 60_000);
-    server.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /PORT (\d+)/.exec(out);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        done(Number(match[1]));
-      }
-    });
-    server.on("exit", (code) => {
-      clearTimeout(timer);
-      fail(new Error(`the Horizon server exited with ${String(code)}: ${out}`));
-    });
+  // SIGTERM lets it delete its temporary folder; SIGKILL if it takes too long.
+  const server = await startPythonServer("horizon_server.py", ["--static", resolve(webRoot, "dist")], {
+    name: "the Horizon server",
+    timeoutMs: 60_000,
+    graceMs: 10_000,
   });
   return {
-    url: `http://127.0.0.1:${String(port)}`,
-    pubmed: out.includes("PUBMED eutils") ? "eutils" : "local",
-    stop: async () => {
-      // SIGTERM lets it delete its temporary folder; SIGKILL if it takes too long.
-      const exited = new Promise<void>((done) => server.once("exit", () => { done(); }));
-      server.kill("SIGTERM");
-      await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
-      if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
-    },
+    url: server.url,
+    pubmed: server.out.includes("PUBMED eutils") ? "eutils" : "local",
+    stop: server.stop,
   };
 }
 
