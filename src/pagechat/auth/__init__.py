@@ -2,7 +2,7 @@
 
 from .accounts import DEMO_EMAIL, DEMO_PASSWORD, InvalidEmail, create_account, ensure_account
 from .authenticator import JwtAuthenticator
-from .limits import LoginLimiter
+from .limits import LoginLimiter, LoginLimits, RedisLoginLimiter
 from .login import InvalidCredentials, LoginThrottled, PasswordLogin
 from .passwords import hash_password, verify_password
 from .secret import resolve_secret
@@ -15,8 +15,10 @@ __all__ = [
     "InvalidEmail",
     "JwtAuthenticator",
     "LoginLimiter",
+    "LoginLimits",
     "LoginThrottled",
     "PasswordLogin",
+    "RedisLoginLimiter",
     "WeakSecret",
     "create_access_token",
     "create_account",

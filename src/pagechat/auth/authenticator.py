@@ -16,7 +16,7 @@ from ..store.users import (
     principal_of,
     update_password_hash,
 )
-from .limits import LoginLimiter
+from .limits import LoginLimiter, LoginLimits
 from .login import InvalidCredentials, LoginThrottled, PasswordLogin
 from .passwords import hash_password, needs_rehash, verify_password
 from .tokens import check_secret, create_access_token, read_access_token
@@ -49,12 +49,12 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         sessions: async_sessionmaker[AsyncSession],
         secret: str,
         token_ttl: timedelta = timedelta(hours=12),
-        limiter: LoginLimiter | None = None,
+        limiter: LoginLimits | None = None,
     ) -> None:
         self._sessions = sessions
         self._secret = check_secret(secret)
         self.token_ttl = token_ttl
-        self.limiter = limiter or LoginLimiter()
+        self.limiter: LoginLimits = limiter or LoginLimiter()
 
     def issue_token(self, user: Principal) -> str:
         return create_access_token(user_id=user.id, secret=self._secret, ttl=self.token_ttl)
@@ -69,11 +69,11 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
 
     async def login(self, *, email: str, password: str, client: str) -> str:
         email = normalize_email(email)
-        wait = self.limiter.retry_after(email, client)
+        wait = await self.limiter.retry_after(email, client)
         if wait is not None:
             raise LoginThrottled(wait)
         # Counted before the check: a burst of parallel guesses is held to the limit too.
-        self.limiter.failed(email, client)
+        await self.limiter.failed(email, client)
         async with self._sessions() as session:
             user = await get_user_by_email(session=session, email=email)
         stored = user.password_hash if user is not None else None
@@ -82,7 +82,7 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         ok = await asyncio.to_thread(_check, stored, password)
         if user is None or not ok:
             raise InvalidCredentials
-        self.limiter.succeeded(email, client)
+        await self.limiter.succeeded(email, client)
         if needs_rehash(user.password_hash):
             new_hash = await asyncio.to_thread(hash_password, password)
             async with self._sessions.begin() as session:

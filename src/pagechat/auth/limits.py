@@ -10,17 +10,23 @@ wrongly trusted), so each account also backs off on its own, whatever the addres
 after `account_attempts` failures within the window, each further attempt waits
 twice as long as the one before (1 s, 2 s, 4 s, ... at most the window). Backoff,
 not a lockout: the owner of an attacked account can still sign in, a little later.
-Counts live in process memory: enough for one server process.
+`LoginLimiter` counts in process memory (one server process); `RedisLoginLimiter`
+counts in Redis, so several workers share the counts (else an attacker would get as
+many guesses as there are workers).
 """
 
 from __future__ import annotations
 
+import abc
 import math
 import time
+import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 
-__all__ = ["LoginLimiter"]
+from redis.asyncio import Redis
+
+__all__ = ["LoginLimiter", "LoginLimits", "RedisLoginLimiter"]
 
 
 class _Failures:
@@ -59,7 +65,41 @@ class _Failures:
         self._times.pop(key, None)
 
 
-class LoginLimiter:
+class LoginLimits(abc.ABC):
+    """Failed logins counted per (email, client) and per account; see the module doc."""
+
+    def __init__(
+        self, *, max_attempts: int = 10, window_seconds: float = 300.0, account_attempts: int = 20
+    ) -> None:
+        self.max_attempts = max_attempts
+        self.window_seconds = window_seconds
+        self.account_attempts = account_attempts
+
+    @abc.abstractmethod
+    async def retry_after(self, email: str, client: str) -> int | None:
+        """Whole seconds until another attempt is allowed; None when it is allowed now."""
+
+    @abc.abstractmethod
+    async def failed(self, email: str, client: str) -> None: ...
+
+    @abc.abstractmethod
+    async def succeeded(self, email: str, client: str) -> None: ...
+
+    def _wait(self, pair: Sequence[float], account: Sequence[float], now: float) -> int | None:
+        """The wait, from the recent failure times (oldest first) of the pair and the account."""
+        waits: list[float] = []
+        if len(pair) >= self.max_attempts:
+            waits.append(pair[-self.max_attempts] + self.window_seconds - now)
+        if len(account) >= self.account_attempts:
+            backoff = min(self.window_seconds, 2.0 ** (len(account) - self.account_attempts))
+            waits.append(account[-1] + backoff - now)
+        wait = max(waits, default=0.0)
+        return max(1, math.ceil(wait)) if wait > 0 else None
+
+
+class LoginLimiter(LoginLimits):
+    """Counts in this process's memory."""
+
     def __init__(
         self,
         *,
@@ -69,9 +109,11 @@ class LoginLimiter:
         max_keys: int = 100_000,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.max_attempts = max_attempts
-        self.window_seconds = window_seconds
-        self.account_attempts = account_attempts
+        super().__init__(
+            max_attempts=max_attempts,
+            window_seconds=window_seconds,
+            account_attempts=account_attempts,
+        )
         self._clock = clock
         self._pairs = _Failures(
             keep=max_attempts, window=window_seconds, max_keys=max_keys, clock=clock
@@ -81,30 +123,65 @@ class LoginLimiter:
             keep=account_attempts + 64, window=window_seconds, max_keys=max_keys, clock=clock
         )
 
-    def retry_after(self, email: str, client: str) -> int | None:
-        """Whole seconds until another attempt is allowed; None when it is allowed now."""
-        waits = [self._pair_wait(email, client), self._account_wait(email)]
-        wait = max((w for w in waits if w is not None), default=None)
-        return None if wait is None else max(1, math.ceil(wait))
+    async def retry_after(self, email: str, client: str) -> int | None:
+        pair = self._pairs.recent((email, client)) or ()
+        account = self._accounts.recent(email) or ()
+        return self._wait(list(pair), list(account), self._clock())
 
-    def _pair_wait(self, email: str, client: str) -> float | None:
-        times = self._pairs.recent((email, client))
-        if times is None or len(times) < self.max_attempts:
-            return None
-        return times[-self.max_attempts] + self.window_seconds - self._clock()
-
-    def _account_wait(self, email: str) -> float | None:
-        times = self._accounts.recent(email)
-        if times is None or len(times) < self.account_attempts:
-            return None
-        backoff = min(self.window_seconds, 2.0 ** (len(times) - self.account_attempts))
-        wait = times[-1] + backoff - self._clock()
-        return wait if wait > 0 else None
-
-    def failed(self, email: str, client: str) -> None:
+    async def failed(self, email: str, client: str) -> None:
         self._pairs.add((email, client))
         self._accounts.add(email)
 
-    def succeeded(self, email: str, client: str) -> None:
+    async def succeeded(self, email: str, client: str) -> None:
         self._pairs.clear((email, client))
         self._accounts.clear(email)
+
+
+class RedisLoginLimiter(LoginLimits):
+    """Counts in Redis, shared by every worker: a sorted set of failure times per key."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        *,
+        max_attempts: int = 10,
+        window_seconds: float = 300.0,
+        account_attempts: int = 20,
+        prefix: str = "pagechat:",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(
+            max_attempts=max_attempts,
+            window_seconds=window_seconds,
+            account_attempts=account_attempts,
+        )
+        self.redis = redis
+        self._prefix = prefix
+        self._clock = clock
+
+    def _keys(self, email: str, client: str) -> tuple[str, str]:
+        account = f"{self._prefix}login:{email}"
+        return f"{account}:{client}", account
+
+    async def retry_after(self, email: str, client: str) -> int | None:
+        now = self._clock()
+        pipe = self.redis.pipeline(transaction=False)
+        for key in self._keys(email, client):
+            pipe.zremrangebyscore(key, "-inf", now - self.window_seconds)
+            pipe.zrange(key, 0, -1, withscores=True)
+        replies = await pipe.execute()
+        pair, account = ([score for _, score in replies[i]] for i in (1, 3))
+        return self._wait(pair, account, now)
+
+    async def failed(self, email: str, client: str) -> None:
+        now = self._clock()
+        keep = {0: self.max_attempts, 1: self.account_attempts + 64}
+        pipe = self.redis.pipeline(transaction=False)
+        for i, key in enumerate(self._keys(email, client)):
+            pipe.zadd(key, {f"{now}:{uuid.uuid4().hex[:8]}": now})
+            pipe.zremrangebyrank(key, 0, -keep[i] - 1)
+            pipe.expire(key, math.ceil(self.window_seconds))
+        await pipe.execute()
+
+    async def succeeded(self, email: str, client: str) -> None:
+        await self.redis.delete(*self._keys(email, client))

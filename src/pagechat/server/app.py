@@ -16,7 +16,7 @@ from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..auth.authenticator import JwtAuthenticator
-from ..auth.limits import LoginLimiter
+from ..auth.limits import LoginLimiter, LoginLimits, RedisLoginLimiter
 from ..auth.secret import resolve_secret
 from ..chat import ChatConfig, ChatService
 from ..chat.service import ModelSource
@@ -183,6 +183,16 @@ def _web_dir(settings: Settings) -> Path | None:
     return built if built.is_dir() else None
 
 
+def _login_limiter(settings: Settings) -> LoginLimits:
+    """In memory for one process; in Redis for several, so they share the counts."""
+    attempts, window = settings.login_max_attempts, settings.login_window_seconds
+    if settings.redis_url is None:
+        return LoginLimiter(max_attempts=attempts, window_seconds=window)
+    return RedisLoginLimiter(
+        Redis.from_url(settings.redis_url), max_attempts=attempts, window_seconds=window
+    )
+
+
 def _quotas(settings: Settings) -> Quotas:
     if settings.redis_url is None:
         return MemoryQuotas(settings.quotas)
@@ -235,10 +245,7 @@ def create_app_from_settings(
         sessions=sessions,
         secret=resolve_secret(secret=settings.secret, state_dir=settings.state_dir),
         token_ttl=timedelta(minutes=settings.token_ttl_minutes),
-        limiter=LoginLimiter(
-            max_attempts=settings.login_max_attempts,
-            window_seconds=settings.login_window_seconds,
-        ),
+        limiter=_login_limiter(settings),
     )
 
     servers = [*mcp_servers, *(load_mcp_config(settings.mcp_config) if settings.mcp_config else ())]
