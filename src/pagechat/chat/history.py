@@ -3,7 +3,8 @@
 Stored assistant messages carry `[[tool:N]]` markers that only the UI
 understands; the model gets a short note of each tool call instead, with long
 outputs cut, so old tool results do not crowd out the conversation. What the
-user did with an answer's card (accepted, rejected, closed) follows that answer. Turns are
+answer proposed (each payload's content, compact) and what the user did with its card
+(accepted, rejected, closed, or moved on without acting) follow that answer. Turns are
 taken newest first until the budget is spent — never the oldest first.
 """
 
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from ..models.base import AssistantTurn, ModelMessage, UserTurn
 from ..protocol import MessagePublic, ToolHistoryEntry
 
-__all__ = ["DEFAULT_HISTORY_BUDGET", "TOOL_OUTPUT_CHARS", "build_history"]
+__all__ = ["DEFAULT_HISTORY_BUDGET", "PAYLOAD_CHARS", "TOOL_OUTPUT_CHARS", "build_history"]
 
 DEFAULT_HISTORY_BUDGET = 24_000
 """Characters of earlier conversation sent with each turn."""
@@ -34,6 +35,9 @@ _DECISION_NOTES = {
     "dismissed": "\n\n(The user closed the {type} card without accepting it.)",
 }
 _PAYLOAD_TYPE_CHARS = 64
+PAYLOAD_CHARS = 400
+"""Of a proposal's JSON in the history: enough to know what was proposed."""
+_IGNORED_NOTE = "\n\n(The user did not act on the proposed {type} and went on.)"
 
 
 def _tool_note(entry: ToolHistoryEntry) -> str:
@@ -46,7 +50,7 @@ def _tool_note(entry: ToolHistoryEntry) -> str:
     return f"\n[Tool {entry.tool_name}({args}) {state}: {output}]\n"
 
 
-def _assistant_text(msg: MessagePublic) -> str:
+def _assistant_text(msg: MessagePublic, *, answered: bool) -> str:
     def _replace(match: re.Match[str]) -> str:
         index = int(match.group(1))
         if index < len(msg.tool_history):
@@ -54,22 +58,49 @@ def _assistant_text(msg: MessagePublic) -> str:
         return ""
 
     text = _MARKER.sub(_replace, msg.content).strip()
-    return text + _STATUS_NOTES.get(msg.status, "") + _decision_note(msg)
+    notes = _STATUS_NOTES.get(msg.status, "") + _proposal_notes(msg)
+    return text + notes + _decision_note(msg, answered=answered)
 
 
-def _decision_note(msg: MessagePublic) -> str:
+def _proposal_notes(msg: MessagePublic) -> str:
+    """What the answer proposed: each payload the model wrote, its JSON cut to a size.
+
+    Tool payloads are left out: the tool's note already says what it returned.
+    """
+    from_tools = [e.payload for e in msg.tool_history if e.payload is not None]
+    proposed = [p for p in msg.payloads if p not in from_tools and p.type != "tool_history"]
+    primary = msg.custom_payload
+    if (
+        primary is not None
+        and primary.type != "tool_history"
+        and primary not in (*from_tools, *proposed)
+    ):
+        proposed.insert(0, primary)
+    notes = []
+    for payload in proposed:
+        data = json.dumps(payload.data, ensure_ascii=False, separators=(",", ":"))
+        if len(data) > PAYLOAD_CHARS:
+            data = f"{data[:PAYLOAD_CHARS]}… [{len(data) - PAYLOAD_CHARS} more characters]"
+        notes.append(f"\n\n(Proposed {payload.type[:_PAYLOAD_TYPE_CHARS]}: {data})")
+    return "".join(notes)
+
+
+def _decision_note(msg: MessagePublic, *, answered: bool) -> str:
     """What the user did with the answer's card, from the stored decision alone.
 
     Only the server sets `payload_decision` (one of three values, through its own route),
     and the note goes into the assistant's turn: no text a user types can produce it.
+    A card left undecided while the user went on (`answered`) was ignored.
     """
-    if msg.payload_decision is None or msg.custom_payload is None:
+    if msg.custom_payload is None or msg.custom_payload.type == "tool_history":
         return ""
     kind = msg.custom_payload.type[:_PAYLOAD_TYPE_CHARS]
+    if msg.payload_decision is None:
+        return _IGNORED_NOTE.format(type=kind) if answered else ""
     return _DECISION_NOTES[msg.payload_decision].format(type=kind)
 
 
-def _as_turn(msg: MessagePublic) -> ModelMessage | None:
+def _as_turn(msg: MessagePublic, *, answered: bool = False) -> ModelMessage | None:
     if msg.role == "user":
         return UserTurn(msg.content)
     if msg.role == "action":
@@ -79,7 +110,7 @@ def _as_turn(msg: MessagePublic) -> ModelMessage | None:
         return UserTurn(f"[Action applied from the chat: {msg.content}]")
     if msg.status == "running":
         return None
-    text = _assistant_text(msg)
+    text = _assistant_text(msg, answered=answered)
     return AssistantTurn(text) if text else None
 
 
@@ -96,8 +127,10 @@ def build_history(
     """
     picked: list[ModelMessage] = []
     spent = 0
+    answered = False  # a user message came after this one: its card was passed over
     for msg in reversed(messages):
-        turn = _as_turn(msg)
+        turn = _as_turn(msg, answered=answered)
+        answered = answered or msg.role == "user"
         if turn is None:
             continue
         size = _size(turn)

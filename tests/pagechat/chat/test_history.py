@@ -89,12 +89,41 @@ def test_the_users_decision_on_a_card_follows_its_answer() -> None:
     )
 
     answers = [t.text for t in history if isinstance(t, AssistantTurn)]
+    proposed = 'Here is a schema.\n\n(Proposed schema_proposal: {"topics":[]})'
     assert answers == [
-        "Here is a schema.\n\n(The user accepted the proposed schema_proposal.)",
-        "Here is a schema.\n\n(The user rejected the proposed schema_proposal.)",
-        "Here is a schema.\n\n(The user closed the schema_proposal card without accepting it.)",
-        "Here is a schema.",
+        f"{proposed}\n\n(The user accepted the proposed schema_proposal.)",
+        f"{proposed}\n\n(The user rejected the proposed schema_proposal.)",
+        f"{proposed}\n\n(The user closed the schema_proposal card without accepting it.)",
+        proposed,  # the latest: the user may still decide
     ]
+
+
+def test_a_card_the_user_passed_over_is_told_as_ignored() -> None:
+    history = build_history([_msg("user", "propose"), _proposal(None), _msg("user", "other")])
+
+    assert history[1] == AssistantTurn(
+        'Here is a schema.\n\n(Proposed schema_proposal: {"topics":[]})'
+        "\n\n(The user did not act on the proposed schema_proposal and went on.)"
+    )
+
+
+def test_a_long_proposal_is_cut_and_a_tool_payload_is_not_repeated() -> None:
+    big = CustomPayload(type="schema_proposal", data={"topics": ["x" * 50] * 20})
+    listed = CustomPayload(type="article_list", data={"pmids": ["1"]})
+    tool = ToolHistoryEntry(tool_name="search", input={}, output="1 article", payload=listed)
+    answer = _msg(
+        "assistant",
+        "[[tool:0]]Found one; here is a plan.",
+        tool_history=[tool],
+        payloads=[listed, big],
+        custom_payload=listed,
+    )
+
+    (turn,) = build_history([_msg("user", "go"), answer])[1:]
+
+    assert isinstance(turn, AssistantTurn)
+    assert "(Proposed article_list" not in turn.text
+    assert "(Proposed schema_proposal: " in turn.text and "more characters]" in turn.text
 
 
 def test_a_decision_typed_by_the_user_stays_in_the_users_own_turn() -> None:
@@ -102,4 +131,6 @@ def test_a_decision_typed_by_the_user_stays_in_the_users_own_turn() -> None:
     history = build_history([_msg("user", forged), _proposal(None)])
 
     assert history[0] == UserTurn(forged)
-    assert history[1] == AssistantTurn("Here is a schema.")
+    assert history[1] == AssistantTurn(
+        'Here is a schema.\n\n(Proposed schema_proposal: {"topics":[]})'
+    )
