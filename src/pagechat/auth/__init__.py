@@ -5,6 +5,7 @@ from .authenticator import JwtAuthenticator
 from .limits import LoginLimiter, LoginLimits, RedisLoginLimiter
 from .login import InvalidCredentials, LoginThrottled, PasswordLogin
 from .passwords import hash_password, verify_password
+from .policy import WeakPassword, check_password
 from .secret import resolve_secret
 from .tokens import WeakSecret, create_access_token, read_access_token
 
@@ -19,7 +20,9 @@ __all__ = [
     "LoginThrottled",
     "PasswordLogin",
     "RedisLoginLimiter",
+    "WeakPassword",
     "WeakSecret",
+    "check_password",
     "create_access_token",
     "create_account",
     "ensure_account",

@@ -10,12 +10,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..store.tables import User
 from ..store.users import EmailTaken, create_user, get_user_by_email, normalize_email
 from .passwords import hash_password
+from .policy import WeakPassword, check_password
 
 __all__ = [
     "DEMO_EMAIL",
     "DEMO_PASSWORD",
     "EmailTaken",
     "InvalidEmail",
+    "WeakPassword",
     "create_account",
     "ensure_account",
 ]
@@ -41,7 +43,17 @@ def _checked(email: str) -> str:
 async def create_account(
     *, session: AsyncSession, email: str, password: str, is_admin: bool = False
 ) -> User:
-    """A new user. Raises InvalidEmail, EmailTaken, or ValueError for an empty password."""
+    """A new user. Raises InvalidEmail, EmailTaken, or WeakPassword (auth/policy.py).
+
+    The password policy is checked here, not only by the CLI, so no program built on
+    pagechat creates an account with a guessable password by calling this.
+    """
+    _checked(email)  # a bad email is told first: it is the bigger mistake
+    check_password(password, email=email)
+    return await _insert(session=session, email=email, password=password, is_admin=is_admin)
+
+
+async def _insert(*, session: AsyncSession, email: str, password: str, is_admin: bool) -> User:
     normalized = _checked(email)
     if not password:
         raise ValueError("password must not be empty")
@@ -56,13 +68,15 @@ async def ensure_account(
 ) -> tuple[User, bool]:
     """The user with `email`, created when missing; True when it was created.
 
-    An existing account is left exactly as it is (its password too).
+    An existing account is left exactly as it is (its password too). The password
+    policy is not applied: this makes the demo account (`demo@example.com` / `demo`,
+    `make run`, `pagechat users ensure-demo`) and test fixtures, on purpose and by name.
     """
     existing = await get_user_by_email(session=session, email=_checked(email))
     if existing is not None:
         return existing, False
     try:
-        return await create_account(
+        return await _insert(
             session=session, email=email, password=password, is_admin=is_admin
         ), True
     except EmailTaken:
