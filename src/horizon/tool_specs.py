@@ -46,7 +46,8 @@ _PMID: dict[str, Any] = {
     "description": "The article's PubMed ID, e.g. 38012345",
 }
 _QUERY: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 500}
-_ID: dict[str, Any] = {"type": "integer", "minimum": 1}
+# The bound of a SQL BIGINT: the model is told no larger id exists.
+_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
 
 
 def _limit(maximum: int) -> dict[str, Any]:

@@ -23,7 +23,8 @@ __all__ = [
 ]
 
 _PMID: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 20}
-_REPORT_ID: dict[str, Any] = {"type": "integer", "minimum": 1}
+# The bound of a SQL BIGINT: a larger id is bad input (422), not "no id given".
+_REPORT_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
 
 STAR_ARTICLE_SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -29,13 +29,19 @@ async def test_an_id_of_2_to_the_63_is_a_422_not_a_500(
     assert response.json()["detail"]
 
 
-async def test_a_server_action_given_a_huge_report_id_fails_cleanly(
-    horizon_client: httpx.AsyncClient, alice: Account
+@pytest.mark.parametrize("action", ["star_article", "save_article_note"])
+async def test_a_server_action_given_a_huge_report_id_is_a_422_not_another_report(
+    horizon_client: httpx.AsyncClient, alice: Account, action: str
 ) -> None:
     response = await horizon_client.post(
         "/api/chat/actions",
-        json={"action": "star_article", "data": {"pmid": "12345", "report_id": 2**64}},
+        json={
+            "action": action,
+            "data": {"pmid": "12345", "report_id": 2**63, "notes": "n", "starred": True},
+            "context": {"current_page": "article", "report_id": 1},
+        },
         headers=alice.headers,
     )
 
-    assert response.status_code < 500
+    assert response.status_code == 422
+    assert "report_id" in response.json()["detail"]
