@@ -179,7 +179,11 @@ def _events(frames: list[tuple[float, bytes]]) -> list[list[Any]]:
             continue
         kind = event.get("type")
         text: str | None = None
-        if kind == "text_delta":
+        if kind == "content_block_delta":  # the raw reference relay forwards Anthropic's events
+            kind, text = "text_delta", (event.get("delta") or {}).get("text")
+        elif kind == "message_stop":
+            kind = "complete"
+        elif kind == "text_delta":
             text = event.get("text")
         elif kind == "complete":
             text = (event.get("payload") or {}).get("message")

@@ -60,6 +60,8 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -380,13 +382,11 @@ def _check_stream(
     if record["status"] != 200:
         out["errors"].append(f"HTTP {record['status']}: {(record.get('body') or '')[:200]}")
     events: list[list[Any]] = record.get("events") or []
-    ids = [e[1] for e in events]
+    ids = [e[1] for e in events if isinstance(e[1], int)]
     if ids:
         seen = Counter(ids)
         out["duplicate_ids"] = sum(c - 1 for c in seen.values())
-        top = (
-            max(i for i in ids if isinstance(i, int)) if any(isinstance(i, int) for i in ids) else 0
-        )
+        top = max(ids)
         out["missing_ids"] = sum(1 for i in range(1, top + 1) if i not in seen)
         if ids != sorted(ids):
             out["errors"].append("SSE ids out of order")
@@ -505,6 +505,155 @@ def _request(port: int, token: str, key: str, n_tokens: int) -> str:
     )
 
 
+def _start_profiler(
+    args: argparse.Namespace, pid: int, n: int, procs: Processes, tmp: Path
+) -> subprocess.Popen[bytes] | None:
+    """py-spy on the server for exactly the streaming window (`--profile DIR`)."""
+    profile = getattr(args, "profile", None)
+    if not profile:
+        return None
+    out = Path(profile) / f"server-{n}.txt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    # --subprocesses: with --workers the answers run in children of the supervisor.
+    cmd = [spy, "record", "--pid", str(pid), "--rate", "400", "--format", "raw", "--nonblocking"]
+    cmd += ["--subprocesses", "--output", str(out)]
+    return procs.start(cmd, log=tmp / "py-spy.log")
+
+
+def _stop_profiler(profiler: subprocess.Popen[bytes] | None) -> None:
+    if profiler is not None:
+        # py-spy writes its output when interrupted.
+        profiler.send_signal(signal.SIGINT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            profiler.wait(30)
+
+
+@dataclass
+class Window:
+    """What `drive_streams` saw while the streams ran."""
+
+    records: list[dict[str, Any]]
+    timings: dict[str, list[float]]
+    up_stats: dict[str, Any]
+    sampler: Sampler
+    baseline: int
+    quiet: dict[str, Any]
+    run_s: float
+    rss_after: int
+    up_cpu: float
+    client_cpu: float
+    other_cpu: float
+    steal: float
+    clients: int
+
+
+def drive_streams(
+    keys: list[str],
+    args: argparse.Namespace,
+    *,
+    port: int,
+    server_pid: int,
+    request: Callable[[str], str],
+    upstream: str,
+    procs: Processes,
+    deadline: Deadline,
+    tmp: Path,
+) -> Window:
+    """Run one stream per key from the load-generator processes, measuring the server.
+
+    `request(key)` is the raw HTTP request of that stream. Streams start evenly over
+    `args.ramp` seconds; the server's CPU and RSS are sampled over exactly that window.
+    """
+    n = len(keys)
+    httpx.get(f"{upstream}/_timings?clear=1", timeout=10)
+    quiet = wait_for_quiet(
+        [server_pid, args.upstream_pid], limit=deadline.left(args.quiet_wait), max_share=0.15
+    )
+    baseline = min(_tree_rss(psutil.Process(server_pid)) for _ in range(3))
+    n_clients = max(1, min(args.clients, n))
+    stream_timeout = args.ramp + 3 * args.tokens / args.pace + 60
+    start_at = time.monotonic() + 1.5  # time for the client processes to start
+    client_procs = []
+    outs = []
+    for c in range(n_clients):
+        mine = [
+            {"key": k, "at": args.ramp * i / n, "request": request(k)}
+            for i, k in enumerate(keys)
+            if i % n_clients == c
+        ]
+        spec = {
+            "host": "127.0.0.1",
+            "port": port,
+            "start_at": start_at,
+            "timeout": stream_timeout,
+            "streams": mine,
+        }
+        spec_path = tmp / f"client{c}.json"
+        spec_path.write_text(json.dumps(spec))
+        out = tmp / f"client{c}.out.json"
+        outs.append(out)
+        client_procs.append(
+            procs.start(
+                [sys.executable, str(HERE / "_load_client.py"), str(spec_path), str(out)],
+                log=tmp / f"client{c}.log",
+            )
+        )
+    profiler = _start_profiler(args, server_pid, n, procs, tmp)
+    sampler = Sampler(server_pid)
+    sampler.start()
+    up_cpu0 = _cpu_seconds(args.upstream_pid)
+    me0 = _cpu_seconds(os.getpid())
+    kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy0, steal0 = _busy_seconds()
+    t_run = time.monotonic()
+    try:
+        for proc in client_procs:
+            proc.wait(deadline.left(stream_timeout + 30))
+    except subprocess.TimeoutExpired:
+        raise DeadlineExceeded("load clients did not finish in time") from None
+    finally:
+        sampler.finish()
+        _stop_profiler(profiler)
+    run_s = time.monotonic() - t_run
+    busy1, steal1 = _busy_seconds()
+    kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # Only the client processes (and py-spy) end, and are reaped, in this window.
+    client_cpu = (kids1.ru_utime + kids1.ru_stime) - (kids0.ru_utime + kids0.ru_stime)
+    up_cpu = _cpu_seconds(args.upstream_pid) - up_cpu0
+    me = _cpu_seconds(os.getpid()) - me0
+    other_cpu = max(0.0, (busy1 - busy0) - sampler.cpu - up_cpu - client_cpu - me)
+    rss_after = _tree_rss(psutil.Process(server_pid))
+
+    records: list[dict[str, Any]] = []
+    for c, out in enumerate(outs):
+        if client_procs[c].returncode != 0 or not out.exists():
+            tail = (tmp / f"client{c}.log").read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"load client {c} failed:\n{tail}")
+        data = json.loads(out.read_text())
+        data.pop()  # the client's own CPU figure; RUSAGE_CHILDREN counts it whole
+        records.extend(data)
+    timings: dict[str, list[float]] = httpx.get(f"{upstream}/_timings", timeout=30).json()
+    if args.keep:
+        (tmp / "upstream_timings.json").write_text(json.dumps(timings))
+    up_stats = httpx.get(f"{upstream}/_stats", timeout=10).json()
+    return Window(
+        records=records,
+        timings=timings,
+        up_stats=up_stats,
+        sampler=sampler,
+        baseline=baseline,
+        quiet=quiet,
+        run_s=run_s,
+        rss_after=rss_after,
+        up_cpu=up_cpu,
+        client_cpu=client_cpu,
+        other_cpu=other_cpu,
+        steal=steal1 - steal0,
+        clients=n_clients,
+    )
+
+
 def run_level(
     n: int, args: argparse.Namespace, upstream: str, procs: Processes, deadline: Deadline
 ) -> dict[str, Any]:
@@ -549,86 +698,27 @@ def run_level(
         _wait_http(f"{base}/api/health", server, deadline, log)
         user_tokens = asyncio.run(_login_all(base, emails, deadline))
         _warm_up(base, user_tokens[0], deadline)
-        httpx.get(f"{upstream}/_timings?clear=1", timeout=10)
-        quiet = wait_for_quiet(
-            [server.pid, args.upstream_pid], limit=deadline.left(args.quiet_wait), max_share=0.15
-        )
-        baseline = min(_tree_rss(psutil.Process(server.pid)) for _ in range(3))
         redis_commands0 = _redis_commands(redis_url)
-
-        # The streams, dealt to the client processes; user u owns streams u, u+U, ...
+        # The streams, dealt over the users; user u owns streams u, u+U, ...
         keys = [f"s{i:04d}" for i in range(n)]
         owner = {k: user_tokens[i % n_users] for i, k in enumerate(keys)}
-        n_clients = max(1, min(args.clients, n))
-        stream_timeout = args.ramp + 3 * args.tokens / args.pace + 60
-        start_at = time.monotonic() + 1.5  # time for the client processes to start
-        client_procs = []
-        outs = []
-        for c in range(n_clients):
-            mine = [
-                {
-                    "key": k,
-                    "at": args.ramp * i / n,
-                    "request": _request(port, owner[k], k, args.tokens),
-                }
-                for i, k in enumerate(keys)
-                if i % n_clients == c
-            ]
-            spec = {
-                "host": "127.0.0.1",
-                "port": port,
-                "start_at": start_at,
-                "timeout": stream_timeout,
-                "streams": mine,
-            }
-            spec_path = tmp / f"client{c}.json"
-            spec_path.write_text(json.dumps(spec))
-            out = tmp / f"client{c}.out.json"
-            outs.append(out)
-            client_procs.append(
-                procs.start(
-                    [sys.executable, str(HERE / "_load_client.py"), str(spec_path), str(out)],
-                    log=tmp / f"client{c}.log",
-                )
-            )
-        sampler = Sampler(server.pid)
-        sampler.start()
-        up_cpu0 = _cpu_seconds(args.upstream_pid)
-        me0 = _cpu_seconds(os.getpid())
-        kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        busy0, steal0 = _busy_seconds()
-        t_run = time.monotonic()
-        try:
-            for proc in client_procs:
-                proc.wait(deadline.left(stream_timeout + 30))
-        except subprocess.TimeoutExpired:
-            raise DeadlineExceeded("load clients did not finish in time") from None
-        finally:
-            sampler.finish()
-        run_s = time.monotonic() - t_run
+        window = drive_streams(
+            keys,
+            args,
+            port=port,
+            server_pid=server.pid,
+            request=lambda k: _request(port, owner[k], k, args.tokens),
+            upstream=upstream,
+            procs=procs,
+            deadline=deadline,
+            tmp=tmp,
+        )
         redis_commands = _redis_commands(redis_url) - redis_commands0
-        busy1, steal1 = _busy_seconds()
-        kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        # Only the client processes end (and are reaped) in this window.
-        client_cpu = (kids1.ru_utime + kids1.ru_stime) - (kids0.ru_utime + kids0.ru_stime)
-        up_cpu = _cpu_seconds(args.upstream_pid) - up_cpu0
-        me = _cpu_seconds(os.getpid()) - me0
-        other_cpu = max(0.0, (busy1 - busy0) - sampler.cpu - up_cpu - client_cpu - me)
-        rss_after = _tree_rss(psutil.Process(server.pid))
-
-        records: list[dict[str, Any]] = []
-        for c, out in enumerate(outs):
-            if client_procs[c].returncode != 0 or not out.exists():
-                tail = (tmp / f"client{c}.log").read_text(errors="replace")[-2000:]
-                raise RuntimeError(f"load client {c} failed:\n{tail}")
-            data = json.loads(out.read_text())
-            data.pop()  # the client's own CPU figure; RUSAGE_CHILDREN counts it whole
-            records.extend(data)
-        timings: dict[str, list[float]] = httpx.get(f"{upstream}/_timings", timeout=30).json()
-        if args.keep:
-            (tmp / "upstream_timings.json").write_text(json.dumps(timings))
-        up_stats = httpx.get(f"{upstream}/_stats", timeout=10).json()
-
+        records, timings, up_stats = window.records, window.timings, window.up_stats
+        sampler, baseline, quiet = window.sampler, window.baseline, window.quiet
+        run_s, rss_after = window.run_s, window.rss_after
+        up_cpu, client_cpu, other_cpu = window.up_cpu, window.client_cpu, window.other_cpu
+        n_clients = window.clients
         expected = tokens  # (key, n) -> the known sequence
         checks = {
             r["key"]: _check_stream(r, expected(r["key"], args.tokens), timings.get(r["key"]))
@@ -739,7 +829,7 @@ def run_level(
             "before_run": quiet,
             "other_processes_cpu_s": round(other_cpu, 2),
             "other_cpu_share": round(other_cpu / run_s, 2) if run_s else None,
-            "steal_s": round(steal1 - steal0, 2),
+            "steal_s": round(window.steal, 2),
         },
     }
     result["met"] = {
@@ -811,6 +901,11 @@ def main() -> int:
         type=float,
         default=60.0,
         help="seconds to wait, before each N, for other processes to go quiet",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="record the server with py-spy while the streams run (collapsed stacks in DIR)",
     )
     parser.add_argument(
         "--app", help="serve this app factory (module:factory) instead of plain pagechat"

@@ -75,15 +75,23 @@ REDIS_ERRORS = Counter("pagechat_redis_errors", "Redis operations that failed.",
 DATABASE_ERRORS = Counter("pagechat_database_errors", "Database statements that raised.", ["error"])
 
 
+_FLUSH_DELTAS = 50
+"""Text deltas a run counts before adding them to the shared counters."""
+
+
 class RunMetrics:
     """One run's timing; `observe` is called with every event the run emits."""
 
-    __slots__ = ("_ended", "_last_delta", "_started")
+    __slots__ = ("_chars", "_deltas", "_ended", "_last_delta", "_started")
 
     def __init__(self) -> None:
         self._started = time.monotonic()
         self._last_delta: float | None = None
         self._ended = False
+        # Counted here and added to the shared counters every `_FLUSH_DELTAS` and at the end:
+        # a counter's increment takes a lock, and this runs for every token.
+        self._deltas = 0
+        self._chars = 0
         RUNS_STARTED.inc()
         RUNS_ACTIVE.inc()
 
@@ -97,8 +105,10 @@ class RunMetrics:
             else:
                 INTER_TOKEN.observe(now - last)
             self._last_delta = now
-            TEXT_DELTAS.inc()
-            TEXT_CHARS.inc(len(event.text))
+            self._deltas += 1
+            self._chars += len(event.text)
+            if self._deltas >= _FLUSH_DELTAS:
+                self._flush()
         elif event_type == "complete":
             usage = event.payload.usage
             if usage is not None:
@@ -110,10 +120,16 @@ class RunMetrics:
         elif event_type == "cancelled":
             self._end("cancelled", "")
 
+    def _flush(self) -> None:
+        TEXT_DELTAS.inc(self._deltas)
+        TEXT_CHARS.inc(self._chars)
+        self._deltas = self._chars = 0
+
     def _end(self, outcome: str, code: str) -> None:
         if self._ended:
             return
         self._ended = True
+        self._flush()
         RUN_OUTCOMES.labels(outcome, code).inc()
         RUNS_ACTIVE.dec()
 

@@ -33,12 +33,6 @@ from anthropic import (
 )
 from anthropic.types import (
     MessageParam,
-    RawContentBlockDeltaEvent,
-    RawContentBlockStartEvent,
-    RawContentBlockStopEvent,
-    RawMessageDeltaEvent,
-    RawMessageStartEvent,
-    RawMessageStopEvent,
     RawMessageStreamEvent,
     TextBlockParam,
     ToolChoiceParam,
@@ -47,6 +41,7 @@ from anthropic.types import (
     ToolUseBlockParam,
 )
 
+from ._sse import sse_data
 from ._transport import is_connection_failure
 from .base import (
     AssistantTurn,
@@ -170,7 +165,10 @@ class AnthropicModel(Model):
                 stream=True,
             )
             try:
-                async for event in _model_events(response):
+                # The body is read here, not through the SDK's typed events (models/_sse.py).
+                async for event in _model_events(
+                    sse_data(response.response.aiter_bytes()), secrets
+                ):
                     yield event
             finally:
                 # Closing the response closes its connection, so a cancelled or
@@ -249,48 +247,59 @@ def _tool_choice(request: ModelRequest) -> ToolChoiceParam | Omit:
 
 
 async def _model_events(
-    events: AsyncIterator[RawMessageStreamEvent],
+    data: AsyncIterator[bytes], secrets: Sequence[str]
 ) -> AsyncIterator[ModelEvent]:
+    """The Messages API's stream events, from their JSON, as neutral model events.
+
+    Text deltas, nearly every event of an answer, take the first branch and cost
+    one `json.loads`; nothing else is built for them.
+    """
     input_tokens = output_tokens = 0
     stop_reason: str | None = None
     stopped = False
     tools: dict[int, tuple[str, str, list[str], dict[str, object]]] = {}
-    async for event in events:
-        if isinstance(event, RawMessageStartEvent):
-            usage = event.message.usage
-            input_tokens = _input_tokens(
-                usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens
-            )
-            output_tokens = usage.output_tokens
-        elif isinstance(event, RawContentBlockStartEvent):
-            block = event.content_block
-            if block.type == "tool_use":
-                tools[event.index] = (block.id, block.name, [], dict(block.input or {}))
-            elif block.type == "text" and block.text:
-                yield ModelTextDelta(block.text)
-        elif isinstance(event, RawContentBlockDeltaEvent):
-            delta = event.delta
-            if delta.type == "text_delta":
-                if delta.text:
-                    yield ModelTextDelta(delta.text)
-            elif delta.type == "input_json_delta" and event.index in tools:
-                tools[event.index][2].append(delta.partial_json)
-        elif isinstance(event, RawContentBlockStopEvent):
-            if event.index in tools:
-                yield _tool_call(*tools.pop(event.index))
-        elif isinstance(event, RawMessageDeltaEvent):
-            stop_reason = event.delta.stop_reason
-            output_tokens = event.usage.output_tokens
-            if event.usage.input_tokens is not None:
-                input_tokens = _input_tokens(
-                    event.usage.input_tokens,
-                    event.usage.cache_creation_input_tokens,
-                    event.usage.cache_read_input_tokens,
+    loads = json.loads
+    for_text = ModelTextDelta
+    async for raw in data:
+        event = loads(raw)
+        kind = event.get("type")
+        if kind == "content_block_delta":
+            delta = event["delta"]
+            if delta.get("type") == "text_delta":
+                if text := delta.get("text"):
+                    yield for_text(text)
+            elif delta.get("type") == "input_json_delta" and event.get("index") in tools:
+                tools[event["index"]][2].append(delta.get("partial_json") or "")
+        elif kind == "message_start":
+            usage = event["message"].get("usage") or {}
+            input_tokens = _input_tokens(usage)
+            output_tokens = usage.get("output_tokens") or 0
+        elif kind == "content_block_start":
+            block = event["content_block"]
+            if block.get("type") == "tool_use":
+                tools[event["index"]] = (
+                    block["id"],
+                    block["name"],
+                    [],
+                    dict(block.get("input") or {}),
                 )
-        elif isinstance(event, RawMessageStopEvent):
+            elif block.get("type") == "text" and block.get("text"):
+                yield for_text(block["text"])
+        elif kind == "content_block_stop":
+            if event.get("index") in tools:
+                yield _tool_call(*tools.pop(event["index"]))
+        elif kind == "message_delta":
+            stop_reason = (event.get("delta") or {}).get("stop_reason")
+            usage = event.get("usage") or {}
+            output_tokens = usage.get("output_tokens") or output_tokens
+            if usage.get("input_tokens") is not None:
+                input_tokens = _input_tokens(usage)
+        elif kind == "message_stop":
             # Read on to the end of the body rather than stop here, so the
             # connection goes back to the pool instead of being closed.
             stopped = True
+        elif kind == "error":
+            raise _stream_error(event.get("error") or {}, secrets)
     if not stopped:
         raise ProviderError(
             "stream", "The answer from the Anthropic API ended before it was complete."
@@ -302,9 +311,22 @@ async def _model_events(
     )
 
 
-def _input_tokens(plain: int, cache_creation: int | None, cache_read: int | None) -> int:
+def _input_tokens(usage: Mapping[str, int | None]) -> int:
     # The prompt's size is the sum: cached tokens are not counted in `input_tokens`.
-    return plain + (cache_creation or 0) + (cache_read or 0)
+    return (
+        (usage.get("input_tokens") or 0)
+        + (usage.get("cache_creation_input_tokens") or 0)
+        + (usage.get("cache_read_input_tokens") or 0)
+    )
+
+
+def _stream_error(error: Mapping[str, object], secrets: Sequence[str]) -> ProviderError:
+    """An `error` event inside a stream whose HTTP status was 200."""
+    kind: ProviderErrorKind = "overloaded" if error.get("type") == "overloaded_error" else "stream"
+    detail = redact(str(error.get("message") or "no details"), secrets)
+    return ProviderError(
+        kind, f"The Anthropic API failed mid-answer ({error.get('type') or 'error'}): {detail}"
+    )
 
 
 def _tool_call(

@@ -10,6 +10,7 @@ database holds no credential, nor enough of one to recognise it.
 from __future__ import annotations
 
 import base64
+import functools
 import logging
 import re
 from collections.abc import Iterable
@@ -46,19 +47,26 @@ def _forms(secret: str) -> set[str]:
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """`text` without the `secrets` (in every form above) and without key-shaped tokens."""
-    spans: list[tuple[int, int]] = []
-    for secret in secrets:
-        if not secret or len(secret) < _RUN:
-            continue
-        for form in _forms(secret):
-            spans += _shared_runs(text, form)
-    text = _cut(text, spans)
+    grams = _grams(tuple(s for s in secrets if s and len(s) >= _RUN))
+    if grams:
+        text = _cut(text, _shared_runs(text, grams))
     return _KEY_LIKE.sub(REDACTED, text)
 
 
-def _shared_runs(text: str, secret: str) -> list[tuple[int, int]]:
-    """Where `text` holds a stretch of at least `_RUN` characters of `secret`."""
-    grams = {secret[i : i + _RUN] for i in range(len(secret) - _RUN + 1)}
+@functools.lru_cache(maxsize=32)
+def _grams(secrets: tuple[str, ...]) -> frozenset[str]:
+    """Every `_RUN`-long stretch of every form of the secrets: made once per set of
+    secrets, since the log filter redacts every line the server writes."""
+    return frozenset(
+        form[i : i + _RUN]
+        for secret in secrets
+        for form in _forms(secret)
+        for i in range(len(form) - _RUN + 1)
+    )
+
+
+def _shared_runs(text: str, grams: frozenset[str]) -> list[tuple[int, int]]:
+    """Where `text` holds a stretch of at least `_RUN` characters of a secret."""
     return [(i, i + _RUN) for i in range(len(text) - _RUN + 1) if text[i : i + _RUN] in grams]
 
 

@@ -60,6 +60,11 @@ class ToolMarkerGuard:
     def __init__(self) -> None:
         self._held = ""
 
+    @property
+    def idle(self) -> bool:
+        """Nothing held: a piece without `[` passes unchanged."""
+        return not self._held
+
     def feed(self, text: str) -> str:
         buf = self._held + text
         keep = _partial_tail(buf)

@@ -53,6 +53,7 @@ _STRING_STOP = re.compile(r'["\\]')
 _MAX_DEPTH = 100
 _MAX_FENCE_LINE = 24
 _FENCE_HEAD = 6  # up to three spaces and three fence characters
+_LINE_KEEP = 64
 _FENCE_LINE = re.compile(r"`{3,}[ \t]*(?:json)?[ \t]*\r?", re.IGNORECASE)
 _FENCE_LINE_START = re.compile(
     r"`{1,2}|`{3,}[ \t]*(?:j(?:s(?:o(?:n)?)?)?)?[ \t]*\r?", re.IGNORECASE
@@ -130,6 +131,10 @@ class ReplyStreamFilter:
         self._longest = len(unique[0]) if unique else 0
         self._judge = judge or _well_formed
         self._guard = ToolMarkerGuard()
+        # A delta with none of these characters can hold no marker, no beginning of one,
+        # no line break and no tool marker: while nothing is held it is shown as it is.
+        starts = "".join(sorted({m[0] for m in unique}))
+        self._notable = re.compile(f"[{re.escape(starts)}\n`\\[]").search
         self._reset()
 
     @property
@@ -138,6 +143,16 @@ class ReplyStreamFilter:
 
     def feed(self, delta: str) -> str:
         """Take the next delta; return the text that can be shown now."""
+        if (
+            not self._buf
+            and self._region is None
+            and self._swallow is None
+            and self._guard.idle
+            and self._notable(delta) is None
+        ):
+            # The fast path of nearly every delta; `_put` without a line break.
+            self._extend_line(delta)
+            return delta
         self._buf += delta
         return self._guard.feed(self._process(final=False))
 
@@ -258,7 +273,21 @@ class ReplyStreamFilter:
             elif closes_fence(line, self._fence):
                 self._fence = None
             start = newline + 1
-        self._line += text[start:]
+        self._extend_line(text[start:])
+
+    def _extend_line(self, text: str) -> None:
+        """Add text without a line break to the current line, keeping what is asked of it.
+
+        A line is asked for its first characters (a fence opener), its last one (a word
+        boundary) and whether it is blank. Unless it may be a fence line, its middle is
+        dropped once it grows long, leaving one visible character if the middle had any:
+        a line with no break would otherwise be copied whole on every delta.
+        """
+        line = self._line + text
+        if len(line) > 2 * _LINE_KEEP and not starts_fence(line[:_FENCE_HEAD]):
+            middle = line[_LINE_KEEP:-_LINE_KEEP]
+            line = line[:_LINE_KEEP] + ("x" if middle.strip() else "") + line[-_LINE_KEEP:]
+        self._line = line
 
     # --- marker regions --------------------------------------------------
 

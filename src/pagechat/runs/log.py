@@ -9,11 +9,26 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import json
 from collections.abc import AsyncIterator
 
-from ..protocol import StreamEvent
+from ..protocol import StreamEvent, TextDeltaEvent
 
-__all__ = ["EventLog", "MemoryEventLog"]
+__all__ = ["EventLog", "MemoryEventLog", "encode_event"]
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def encode_event(event: StreamEvent) -> bytes:
+    """An event as the JSON every log stores and sends, never with a raw newline (one
+    SSE `data:` line holds it).
+
+    Text deltas, nearly every event, are written directly: the same JSON as
+    pydantic's for a string, at a third of the cost of dumping the model.
+    """
+    if type(event) is TextDeltaEvent:
+        return b'{"type":"text_delta","text":%s}' % _dumps(event.text).encode()
+    return event.model_dump_json().encode()
 
 
 class EventLog(abc.ABC):
@@ -59,8 +74,7 @@ class MemoryEventLog(EventLog):
         if self._closed:
             raise RuntimeError("event log is closed")
         seq = len(self._frames) + 1
-        # model_dump_json never emits a raw newline, so one `data:` line holds the event.
-        self._frames.append(b"id: %d\ndata: %s\n\n" % (seq, event.model_dump_json().encode()))
+        self._frames.append(b"id: %d\ndata: %s\n\n" % (seq, encode_event(event)))
         self._wake()
         return seq
 

@@ -93,6 +93,7 @@ def create_app(
         finally:
             await run_manager.shutdown()
             await app.state.chat.aclose()
+            await app.state.chat.store.aclose()
             if quotas is not None:
                 await quotas.aclose()
             for hook in on_shutdown:

@@ -96,6 +96,9 @@ class AssistantRecord:
 
 
 class ChatStore(abc.ABC):
+    async def aclose(self) -> None:  # noqa: B027 - optional: most stores hold nothing
+        """At shutdown, after the runs have stopped: finish the writes still queued."""
+
     @abc.abstractmethod
     async def begin_turn(
         self,

@@ -9,11 +9,23 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
 from pydantic import BaseModel
-from sqlalchemy import CursorResult, Table, and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import (
+    CursorResult,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..protocol import (
@@ -39,12 +51,15 @@ from .titles import make_title
 
 __all__ = [
     "INTERRUPTED_NOTE",
+    "NewTurn",
     "add_action_message",
     "begin_turn",
+    "begin_turns",
     "checkpoint_messages",
     "decide_payload",
     "delete_conversation",
     "finish_message",
+    "finish_messages",
     "get_conversation",
     "list_conversations",
     "mark_interrupted",
@@ -220,6 +235,104 @@ async def ensure_conversation(
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class NewTurn:
+    """A turn to begin: the user's message, in a new conversation or an owned one."""
+
+    owner_id: str
+    conversation_id: str | None
+    message: str
+    run_id: str | None = None
+
+
+async def begin_turns(
+    *, session: AsyncSession, turns: Sequence[NewTurn]
+) -> list[TurnIds | ConversationNotFound]:
+    """Store each turn's user message and a `running` placeholder for its answer.
+
+    Many turns in a fixed number of statements (one read, three writes), so a burst
+    of turns costs the database one short transaction (store/batch.py). A turn whose
+    conversation is missing, or another user's, gets `ConversationNotFound` in its
+    place and writes nothing; the others are unaffected.
+    """
+    now = utcnow()
+    wanted = {t.conversation_id for t in turns if t.conversation_id is not None}
+    owners: dict[str, str] = {}
+    if wanted:
+        rows = await session.execute(
+            select(Conversation.id, Conversation.owner_id).where(Conversation.id.in_(wanted))
+        )
+        owners = {cid: owner for cid, owner in rows}
+    results: list[TurnIds | ConversationNotFound] = []
+    new_conversations: list[dict[str, Any]] = []
+    touched: set[str] = set()
+    messages: list[dict[str, Any]] = []
+    for turn in turns:
+        cid = turn.conversation_id
+        if cid is None:
+            cid = _new_id()
+            new_conversations.append(
+                {
+                    "id": cid,
+                    "owner_id": turn.owner_id,
+                    "title": make_title(turn.message),
+                    "created_at": now,
+                    "updated_at": now,
+                }
+            )
+        elif owners.get(cid) != turn.owner_id:
+            results.append(ConversationNotFound(cid))
+            continue
+        else:
+            touched.add(cid)
+        ids = TurnIds(cid, _new_id(), _new_id())
+        # In this order: `seq` (the conversation's order) follows the insert order.
+        messages.append(_message_row(ids.user_message_id, cid, "user", turn.message, now))
+        messages.append(
+            _message_row(ids.assistant_message_id, cid, "assistant", "", now, run_id=turn.run_id)
+        )
+        results.append(ids)
+    if new_conversations:
+        await session.execute(insert(_table(Conversation)), new_conversations)
+    if touched:
+        await session.execute(
+            update(Conversation).where(Conversation.id.in_(touched)).values(updated_at=now)
+        )
+    if messages:
+        await session.execute(insert(_table(Message)), messages)
+    return results
+
+
+def _message_row(
+    message_id: str,
+    conversation_id: str,
+    role: str,
+    content: str,
+    now: datetime,
+    *,
+    run_id: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "id": message_id,
+        "conversation_id": conversation_id,
+        "role": role,
+        "content": content,
+        "status": "running" if role == "assistant" else "complete",
+        "run_id": run_id,
+        "created_at": now,
+        "payload": {},
+        "input_tokens": None,
+        "output_tokens": None,
+        "error": None,
+        "context_audit": None,
+        "payload_decision": None,
+    }
+
+
+def _table(entity: type[Conversation] | type[Message]) -> Table:
+    return cast(Table, entity.__table__)
+
+
 async def begin_turn(
     *,
     session: AsyncSession,
@@ -228,45 +341,13 @@ async def begin_turn(
     message: str,
     run_id: str | None = None,
 ) -> TurnIds:
-    """Store the user message and a `running` placeholder for the answer."""
-    now = utcnow()
-    if conversation_id is None:
-        conv = Conversation(
-            id=_new_id(),
-            owner_id=owner_id,
-            title=make_title(message),
-            created_at=now,
-            updated_at=now,
-        )
-        session.add(conv)
-    else:
-        conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
-        conv.updated_at = now
-    user_msg = Message(
-        id=_new_id(),
-        conversation_id=conv.id,
-        role="user",
-        content=message,
-        status="complete",
-        created_at=now,
-        payload={},
+    """`begin_turns` for one turn; raises ConversationNotFound."""
+    [result] = await begin_turns(
+        session=session, turns=[NewTurn(owner_id, conversation_id, message, run_id)]
     )
-    placeholder = Message(
-        id=_new_id(),
-        conversation_id=conv.id,
-        role="assistant",
-        content="",
-        status="running",
-        run_id=run_id,
-        created_at=now,
-        payload={},
-    )
-    # Added one at a time: the insert order is the conversation's order.
-    session.add(user_msg)
-    await session.flush()
-    session.add(placeholder)
-    await session.flush()
-    return TurnIds(conv.id, user_msg.id, placeholder.id)
+    if isinstance(result, ConversationNotFound):
+        raise result
+    return result
 
 
 async def recent_messages(
@@ -285,33 +366,55 @@ async def recent_messages(
     return newest_first
 
 
+async def finish_messages(*, session: AsyncSession, records: Mapping[str, AssistantRecord]) -> None:
+    """Fill placeholders from their runs' folded events, in two statements whatever
+    their number. A deleted one is quietly gone."""
+    if not records:
+        return
+    table = _table(Message)
+    await session.execute(
+        update(table)
+        .where(table.c.id == bindparam("b_id"))
+        .values(
+            content=bindparam("b_content"),
+            status=bindparam("b_status"),
+            run_id=None,
+            payload=bindparam("b_payload"),
+            input_tokens=bindparam("b_input_tokens"),
+            output_tokens=bindparam("b_output_tokens"),
+            error=bindparam("b_error"),
+            context_audit=bindparam("b_context_audit"),
+        ),
+        [
+            {
+                "b_id": message_id,
+                "b_content": record.content,
+                "b_status": record.status,
+                "b_payload": _payload_of(record),
+                "b_input_tokens": record.usage.input_tokens if record.usage else None,
+                "b_output_tokens": record.usage.output_tokens if record.usage else None,
+                "b_error": record.error,
+                "b_context_audit": record.context_audit,
+            }
+            for message_id, record in records.items()
+        ],
+    )
+    await session.execute(
+        update(Conversation)
+        .where(
+            Conversation.id.in_(
+                select(Message.conversation_id).where(Message.id.in_(list(records)))
+            )
+        )
+        .values(updated_at=utcnow())
+    )
+
+
 async def finish_message(
     *, session: AsyncSession, message_id: str, record: AssistantRecord
 ) -> None:
-    """Fill a placeholder from its run's folded events. A deleted one is quietly gone."""
-    usage = record.usage
-    result = await session.execute(
-        update(Message)
-        .where(Message.id == message_id)
-        .values(
-            content=record.content,
-            status=record.status,
-            run_id=None,
-            payload=_payload_of(record),
-            input_tokens=usage.input_tokens if usage else None,
-            output_tokens=usage.output_tokens if usage else None,
-            error=record.error,
-            context_audit=record.context_audit,
-        )
-        .returning(Message.conversation_id)
-    )
-    conversation_id = result.scalar_one_or_none()
-    if conversation_id is not None:
-        await session.execute(
-            update(Conversation)
-            .where(Conversation.id == conversation_id)
-            .values(updated_at=utcnow())
-        )
+    """`finish_messages` for one answer."""
+    await finish_messages(session=session, records={message_id: record})
 
 
 async def checkpoint_messages(
@@ -325,7 +428,7 @@ async def checkpoint_messages(
     if not records:
         return
     # Core, not the ORM: ORM bulk updates match on the primary key (`seq`), not `id`.
-    table = cast(Table, Message.__table__)
+    table = _table(Message)
     await session.execute(
         update(table)
         .where(table.c.id == bindparam("b_id"), table.c.status == "running")

@@ -19,7 +19,8 @@ from ..protocol import (
     PayloadDecision,
 )
 from . import conversations as crud
-from .base import AssistantRecord, ChatStore, TurnIds
+from .base import AssistantRecord, ChatStore, ConversationNotFound, TurnIds
+from .batch import WriteBatcher
 from .db import is_sqlite
 
 __all__ = ["SqlChatStore"]
@@ -33,6 +34,14 @@ class SqlChatStore(ChatStore):
         # when a burst of turns starts while the event loop is busy, give up after 5 s with
         # "database is locked". Writers queue here instead, first come first served.
         self._write_lock = asyncio.Lock() if bind is not None and is_sqlite(bind.url) else None
+        # A turn's own writes (begin, checkpoints, end) are batched where writers queue
+        # anyway; PostgreSQL writes them side by side, each in its own transaction.
+        self._batch = WriteBatcher(self._writing) if self._write_lock is not None else None
+
+    async def aclose(self) -> None:
+        """Waits for the turn writes still queued."""
+        if self._batch is not None:
+            await self._batch.aclose()
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncSession]:
@@ -52,14 +61,14 @@ class SqlChatStore(ChatStore):
         message: str,
         run_id: str | None = None,
     ) -> TurnIds:
+        turn = crud.NewTurn(user.id, conversation_id, message, run_id)
+        if self._batch is not None:
+            return await self._batch.begin_turn(turn)
         async with self._writing() as session:
-            return await crud.begin_turn(
-                session=session,
-                owner_id=user.id,
-                conversation_id=conversation_id,
-                message=message,
-                run_id=run_id,
-            )
+            [result] = await crud.begin_turns(session=session, turns=[turn])
+        if isinstance(result, ConversationNotFound):
+            raise result
+        return result
 
     async def ensure_conversation(
         self, *, user: Principal, conversation_id: str, title: str
@@ -78,12 +87,16 @@ class SqlChatStore(ChatStore):
             )
 
     async def finish_turn(self, *, assistant_message_id: str, record: AssistantRecord) -> None:
+        if self._batch is not None:
+            await self._batch.finish(assistant_message_id, record)
+            return
         async with self._writing() as session:
-            await crud.finish_message(
-                session=session, message_id=assistant_message_id, record=record
-            )
+            await crud.finish_messages(session=session, records={assistant_message_id: record})
 
     async def checkpoint_turns(self, records: Mapping[str, AssistantRecord]) -> None:
+        if self._batch is not None:
+            await self._batch.checkpoint(records)
+            return
         async with self._writing() as session:
             await crud.checkpoint_messages(session=session, records=records)
 

@@ -3,8 +3,12 @@ from __future__ import annotations
 import asyncio
 import json
 
-from pagechat.protocol import CancelledEvent, TextDeltaEvent
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pagechat.protocol import CancelledEvent, StatusEvent, TextDeltaEvent
 from pagechat.runs import MemoryEventLog
+from pagechat.runs.log import encode_event
 
 
 async def _read(log: MemoryEventLog, after: int = 0) -> list[tuple[int, str]]:
@@ -53,3 +57,16 @@ async def test_many_followers_see_the_same_sequence() -> None:
     results = await asyncio.gather(*readers)
     assert all(r == results[0] for r in results)
     assert [seq for seq, _ in results[0]] == list(range(1, 51))
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=["Cs"])))
+def test_a_text_delta_is_encoded_exactly_as_pydantic_would(text: str) -> None:
+    event = TextDeltaEvent(text=text)
+    encoded = encode_event(event)
+    assert encoded == event.model_dump_json().encode()
+    assert b"\n" not in encoded
+
+
+def test_other_events_are_encoded_by_their_model() -> None:
+    event = StatusEvent(message="Thinking...")
+    assert encode_event(event) == event.model_dump_json().encode()

@@ -13,6 +13,7 @@ from ...protocol import ChatRequest
 from ...runs import Run, RunManager, RunNotFound
 from ...store.base import ConversationNotFound
 from ..deps import ChatServiceDep, CurrentUser, RunsDep
+from ..sse import EventStream
 
 __all__ = ["router"]
 
@@ -34,8 +35,8 @@ async def _frames(
         raise
 
 
-def _stream(runs: RunManager, run: Run, after: int, request: Request) -> EventSourceResponse:
-    return EventSourceResponse(
+def _stream(runs: RunManager, run: Run, after: int, request: Request) -> EventStream:
+    return EventStream(
         _frames(runs, run, after, cancel_on_disconnect=request.app.state.cancel_on_disconnect),
         ping=_PING_SECONDS,
         headers={
