@@ -33,6 +33,7 @@ from pagechat.identity import Principal
 from pagechat.models import FunctionModel, ScriptItem
 from pagechat.server import create_app
 from pagechat.store import SqlChatStore, create_engine, create_sessionmaker, upgrade_async
+from pagechat.store.db import create_point_reader
 from pagechat.store.users import create_user, principal_of
 from tests.support.redis_server import RedisServer, redis_server_binary
 
@@ -141,8 +142,14 @@ async def make_account(
 
 
 @pytest.fixture
-def authenticator(sessions: async_sessionmaker[AsyncSession]) -> JwtAuthenticator:
-    return JwtAuthenticator(sessions=sessions, secret=TEST_SECRET)
+def authenticator(
+    sessions: async_sessionmaker[AsyncSession], database_url: str
+) -> Iterator[JwtAuthenticator]:
+    # As the app makes it: on SQLite, users are read through the synchronous point reader.
+    reader = create_point_reader(database_url)
+    yield JwtAuthenticator(sessions=sessions, secret=TEST_SECRET, reader=reader)
+    if reader is not None:
+        reader.dispose()
 
 
 @pytest.fixture

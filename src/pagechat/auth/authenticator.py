@@ -6,6 +6,8 @@ import asyncio
 import functools
 from datetime import timedelta
 
+from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..identity import Authenticator, Principal
@@ -14,6 +16,7 @@ from ..store.users import (
     get_user_by_email,
     normalize_email,
     principal_of,
+    read_principal,
     update_password_hash,
 )
 from .limits import LoginLimiter, LoginLimits
@@ -50,8 +53,11 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         secret: str,
         token_ttl: timedelta = timedelta(hours=12),
         limiter: LoginLimits | None = None,
+        reader: Engine | None = None,
     ) -> None:
         self._sessions = sessions
+        self._reader = reader
+        """On SQLite, where the user is read per request (`store.db.create_point_reader`)."""
         self._secret = check_secret(secret)
         self.token_ttl = token_ttl
         self.limiter: LoginLimits = limiter or LoginLimiter()
@@ -63,6 +69,12 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         user_id = read_access_token(token, secret=self._secret)
         if user_id is None:
             return None
+        if self._reader is not None:
+            try:
+                with self._reader.connect() as connection:
+                    return read_principal(connection=connection, user_id=user_id)
+            except OperationalError:
+                pass  # the file is busy beyond a short wait: read it the usual way
         async with self._sessions() as session:
             user = await get_user(session=session, user_id=user_id)
             return principal_of(user) if user is not None else None

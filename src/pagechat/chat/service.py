@@ -248,7 +248,7 @@ class ChatService:
         model = self.model
         run.emit(StatusEvent(message="Thinking..."))
         loop = asyncio.get_running_loop()
-        yielded_at = 0.0
+        burst_start = last_delta = 0.0
 
         checkpoints = self._checkpoints
         message_id = ids.assistant_message_id
@@ -281,10 +281,15 @@ class ChatService:
                     # An instant model (or a burst of buffered deltas) would hold the
                     # loop until the turn ends: let readers and other runs in every
                     # millisecond or so, which still lets readers batch their writes.
+                    # A delta that comes long after the last one was waited for, and
+                    # others ran meanwhile: the burst starts over, with no extra step.
                     now = loop.time()
-                    if now - yielded_at > _YIELD_EVERY:
-                        yielded_at = now
+                    if now - last_delta > _YIELD_EVERY:
+                        burst_start = now
+                    elif now - burst_start > _YIELD_EVERY:
+                        burst_start = now
                         await asyncio.sleep(0)
+                    last_delta = now
                 elif isinstance(event, AgentToolStart):
                     show(parser.flush())
                     run.emit(

@@ -31,7 +31,7 @@ from ..runs import Draining, RunManager, RunsUnavailable
 from ..runs.redis import RedisRunManager
 from ..settings import Settings, get_settings
 from ..store.base import ChatStore
-from ..store.db import create_engine, create_sessionmaker, display_url
+from ..store.db import create_engine, create_point_reader, create_sessionmaker, display_url
 from ..store.migrate import upgrade_async
 from ..store.sql import SqlChatStore
 from ..store.tables import utcnow
@@ -242,8 +242,10 @@ def create_app_from_settings(
     count_database_errors(engine)
     sessions = create_sessionmaker(engine)
     store = SqlChatStore(sessions)
+    reader = create_point_reader(settings.database_url)
     authenticator = JwtAuthenticator(
         sessions=sessions,
+        reader=reader,
         secret=resolve_secret(secret=settings.secret, state_dir=settings.state_dir),
         token_ttl=timedelta(minutes=settings.token_ttl_minutes),
         limiter=_login_limiter(settings),
@@ -285,6 +287,8 @@ def create_app_from_settings(
         if model is None and isinstance(chosen, Model):
             await chosen.aclose()  # made here, so closed here: its HTTP connections
         await engine.dispose()
+        if reader is not None:
+            reader.dispose()
 
     return create_app(
         model=chosen,

@@ -11,8 +11,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy
 from sqlalchemy import event
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -20,7 +21,13 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-__all__ = ["create_engine", "create_sessionmaker", "display_url", "is_sqlite"]
+__all__ = [
+    "create_engine",
+    "create_point_reader",
+    "create_sessionmaker",
+    "display_url",
+    "is_sqlite",
+]
 
 
 def is_sqlite(url: str | URL) -> bool:
@@ -72,6 +79,39 @@ def create_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(parsed, **kwargs)
+
+
+def create_point_reader(url: str | URL) -> Engine | None:
+    """For a SQLite file: a synchronous engine for reads by primary key, made on the event
+    loop itself; None for any other database.
+
+    Through aiosqlite every statement is a round trip to a thread and back, and a read
+    of one row costs about a millisecond and a half of CPU (thread hand-offs and the GIL)
+    where SQLite itself needs tens of microseconds. Authentication reads the user on every
+    request; on SQLite it reads it here. WAL readers do not wait for the writer; when the
+    file is busy all the same, the wait is short and the caller falls back to the async
+    path (`OperationalError`).
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or _sqlite_file(parsed) is None:
+        return None
+    engine = sqlalchemy.create_engine(
+        parsed.set(drivername="sqlite"),
+        # Used from event-loop threads only, one statement at a time.
+        connect_args={"check_same_thread": False, "timeout": 0.05},
+        pool_size=2,
+        max_overflow=2,
+    )
+    event.listen(engine, "connect", _on_sqlite_reader_connect)
+    return engine
+
+
+def _on_sqlite_reader_connect(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA query_only=ON")
+    finally:
+        cursor.close()
 
 
 def _create_private(path: Path) -> None:

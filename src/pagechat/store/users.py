@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import select, update
+from sqlalchemy import Connection, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,6 +22,7 @@ __all__ = [
     "get_user_by_email",
     "normalize_email",
     "principal_of",
+    "read_principal",
     "update_password_hash",
 ]
 
@@ -58,6 +59,14 @@ async def create_user(
 
 async def get_user(*, session: AsyncSession, user_id: str) -> User | None:
     return await session.get(User, user_id)
+
+
+def read_principal(*, connection: Connection, user_id: str) -> Principal | None:
+    """The user as a principal, read synchronously (`store.db.create_point_reader`)."""
+    row = connection.execute(
+        select(User.id, User.email, User.is_admin).where(User.id == user_id)
+    ).first()
+    return None if row is None else Principal(id=row.id, email=row.email, is_admin=row.is_admin)
 
 
 async def get_user_by_email(*, session: AsyncSession, email: str) -> User | None:

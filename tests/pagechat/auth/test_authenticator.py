@@ -1,13 +1,17 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import delete, update
+from sqlalchemy import delete, event, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from pagechat.auth import InvalidCredentials, JwtAuthenticator, LoginLimiter, LoginThrottled
+from pagechat.store import create_engine, create_sessionmaker, upgrade_async
+from pagechat.store.db import create_point_reader
 from pagechat.store.tables import User
-from tests.conftest import PASSWORD, TEST_SECRET, Account
+from tests.conftest import PASSWORD, TEST_SECRET, Account, make_account
 
 
 async def test_login_gives_a_token_for_that_user(
@@ -92,3 +96,44 @@ async def test_an_unknown_email_costs_a_password_verification_like_a_known_one(
 
     assert len(verified) == 2
     assert all(h.startswith("$argon2id$") for h in verified)
+
+
+async def test_on_sqlite_the_user_is_read_without_the_async_driver(
+    sqlite_url: str, password_hash: str
+) -> None:
+    engine = create_engine(sqlite_url)
+    await upgrade_async(engine)
+    sessions = create_sessionmaker(engine)
+    reader = create_point_reader(sqlite_url)
+    assert reader is not None
+    authenticator = JwtAuthenticator(sessions=sessions, secret=TEST_SECRET, reader=reader)
+    alice = await make_account(sessions, authenticator, password_hash, "alice@example.com")
+    through_reader: list[str] = []
+    through_async: list[str] = []
+    event.listen(reader, "before_cursor_execute", lambda *a: through_reader.append(a[2]))
+    event.listen(engine.sync_engine, "before_cursor_execute", lambda *a: through_async.append(a[2]))
+    try:
+        assert await authenticator.authenticate(alice.token) == alice.user
+    finally:
+        reader.dispose()
+        await engine.dispose()
+    assert any("FROM users" in s for s in through_reader)
+    assert through_async == []
+
+
+async def test_a_reader_that_fails_falls_back_to_the_async_read(
+    tmp_path: Path, sessions: async_sessionmaker[AsyncSession], alice: Account
+) -> None:
+    # A file without the users table: the point read fails like a busy file would.
+    reader = create_point_reader(f"sqlite+aiosqlite:///{tmp_path}/empty.db")
+    assert reader is not None
+    authenticator = JwtAuthenticator(sessions=sessions, secret=TEST_SECRET, reader=reader)
+    try:
+        assert await authenticator.authenticate(alice.token) == alice.user
+    finally:
+        reader.dispose()
+
+
+def test_only_a_sqlite_file_gets_a_point_reader() -> None:
+    assert create_point_reader("sqlite+aiosqlite:///:memory:") is None
+    assert create_point_reader("postgresql+asyncpg://u@localhost/db") is None
