@@ -45,7 +45,9 @@ class Harness:
 
 
 @asynccontextmanager
-async def harness(config: ChatConfig | None = None) -> AsyncIterator[Harness]:
+async def harness(
+    config: ChatConfig | None = None, *, cancel_on_disconnect: bool = False
+) -> AsyncIterator[Harness]:
     store = MemoryChatStore()
     runs = RunManager()
     holder: dict[str, Harness] = {}
@@ -54,6 +56,7 @@ async def harness(config: ChatConfig | None = None) -> AsyncIterator[Harness]:
         store=store,
         runs=runs,
         config=config,
+        cancel_on_disconnect=cancel_on_disconnect,
         authenticator=StaticTokens({"token-a": ALICE, "token-b": BOB, "token-admin": ADMIN}),
     )
     async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:

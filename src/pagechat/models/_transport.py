@@ -8,7 +8,46 @@ what bounds how many answers one process streams at once.
 
 from __future__ import annotations
 
-__all__ = ["is_connection_failure"]
+from collections.abc import AsyncIterator
+
+import httpx2
+
+try:  # the SDKs' own copies of the transport; both vendor the same code
+    from anthropic._vendor.httpx_aiohttp.transport import (
+        AiohttpResponseStream,
+        map_aiohttp_exceptions,
+    )
+except ImportError:  # pragma: no cover - an SDK without it streams through httpx2
+    AiohttpResponseStream = None  # type: ignore[assignment,misc]
+
+__all__ = ["body_chunks", "is_connection_failure"]
+
+
+def body_chunks(response: httpx2.Response) -> AsyncIterator[bytes]:
+    """A streaming response's body, chunk by chunk, as directly as it can be read.
+
+    Through the aiohttp transport, httpx2 adds four generators between the socket
+    and the reader (its byte stream, raw and decoded iterators and the transport's
+    own), each resumed for every event of an answer. When the body is not encoded
+    (SSE streams are not), aiohttp's stream is read directly, its errors mapped to
+    httpx2's exactly as the transport maps them; otherwise httpx2 decodes it.
+    """
+    stream = response.stream
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    if (
+        AiohttpResponseStream is None
+        or not isinstance(stream, AiohttpResponseStream)
+        or encoding != "identity"
+    ):
+        return response.aiter_bytes()
+    return _aiohttp_chunks(stream)
+
+
+async def _aiohttp_chunks(stream: AiohttpResponseStream) -> AsyncIterator[bytes]:
+    content = stream._aiohttp_response.content
+    with map_aiohttp_exceptions():
+        async for chunk in content.iter_any():
+            yield chunk
 
 
 def is_connection_failure(err: BaseException) -> bool:

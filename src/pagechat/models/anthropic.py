@@ -42,7 +42,7 @@ from anthropic.types import (
 )
 
 from ._sse import sse_data
-from ._transport import is_connection_failure
+from ._transport import body_chunks, is_connection_failure
 from .base import (
     AssistantTurn,
     Model,
@@ -166,9 +166,7 @@ class AnthropicModel(Model):
             )
             try:
                 # The body is read here, not through the SDK's typed events (models/_sse.py).
-                async for event in _model_events(
-                    sse_data(response.response.aiter_bytes()), secrets
-                ):
+                async for event in _model_events(sse_data(body_chunks(response.response)), secrets):
                     yield event
             finally:
                 # Closing the response closes its connection, so a cancelled or

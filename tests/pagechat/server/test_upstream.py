@@ -65,3 +65,46 @@ async def test_cancel_closes_the_upstream_request_and_keeps_the_partial_answer(h
         assert await fake.disconnected(within=1.0)
     stored = next(iter(h.store.conversations.values())).messages[-1]
     assert stored.status == "cancelled" and stored.content == "Partial answer"
+
+
+async def test_with_cancel_on_disconnect_a_dropped_connection_stops_the_run() -> None:
+    async with harness(cancel_on_disconnect=True) as h:
+        with FakeAnthropic(reply("Partial ", "answer", Stall(30), "never")) as fake:
+            h.model = _model(fake)  # type: ignore[assignment]
+            async with h.client.stream(
+                "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
+            ) as r:
+                run_id = r.headers["x-run-id"]
+                seen = []
+                async for f in frames(r):
+                    seen.append(f)
+                    if streamed_text(seen) == "Partial answer":
+                        break
+            # The response is closed: the client has gone away.
+            assert await fake.disconnected(within=2.0)
+        run = h.runs.get(run_id, owner_id="alice")
+        async with asyncio.timeout(2.0):
+            assert run.task is not None
+            await asyncio.wait([run.task])
+        assert run.terminal == "cancelled"
+    stored = next(iter(h.store.conversations.values())).messages[-1]
+    assert stored.status == "cancelled" and stored.content == "Partial answer"
+
+
+async def test_by_default_a_dropped_connection_leaves_the_run_going(h: Harness) -> None:
+    with FakeAnthropic(reply("Partial ", "answer", Stall(0.5), " and the rest.")) as fake:
+        h.model = _model(fake)  # type: ignore[assignment]
+        async with h.client.stream(
+            "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
+        ) as r:
+            run_id = r.headers["x-run-id"]
+            async for f in frames(r):
+                if f.type == "text_delta":
+                    break
+        run = h.runs.get(run_id, owner_id="alice")
+        async with asyncio.timeout(5.0):
+            assert run.task is not None
+            await asyncio.wait([run.task])
+    assert run.terminal == "complete"
+    stored = next(iter(h.store.conversations.values())).messages[-1]
+    assert stored.status == "complete" and stored.content == "Partial answer and the rest."

@@ -22,22 +22,26 @@ router = APIRouter(prefix="/api/chat", tags=["chat"])
 _PING_SECONDS = 15
 
 
-async def _frames(
-    runs: RunManager, run: Run, after: int, *, cancel_on_disconnect: bool
-) -> AsyncIterator[bytes]:
+async def _stopping_on_disconnect(runs: RunManager, run: Run, after: int) -> AsyncIterator[bytes]:
     try:
         async for chunk in run.log.follow_wire(after):
             yield chunk
     except asyncio.CancelledError:
-        # The client went away. The run goes on unless the app asked otherwise.
-        if cancel_on_disconnect:
-            runs.stop_nowait(run)
+        # The client went away, and the app asked for its run to stop with it.
+        runs.stop_nowait(run)
         raise
 
 
 def _stream(runs: RunManager, run: Run, after: int, request: Request) -> EventStream:
+    # The log's own iterator unless a disconnect must stop the run: one generator less
+    # to resume for every event.
+    frames = (
+        _stopping_on_disconnect(runs, run, after)
+        if request.app.state.cancel_on_disconnect
+        else run.log.follow_wire(after)
+    )
     return EventStream(
-        _frames(runs, run, after, cancel_on_disconnect=request.app.state.cancel_on_disconnect),
+        frames,
         ping=_PING_SECONDS,
         headers={
             "X-Run-Id": run.id,
