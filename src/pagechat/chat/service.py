@@ -39,6 +39,7 @@ from ..protocol import (
     ErrorEvent,
     MessagePublic,
     StatusEvent,
+    StreamEvent,
     TextDeltaEvent,
     ToolCompleteEvent,
     ToolHistoryEntry,
@@ -52,6 +53,7 @@ from ..store.base import AssistantRecord, ChatStore, TurnIds
 from ..tools.types import ToolContext
 from ..tracing import RunTracer
 from .checkpoints import Checkpointer
+from .coalesce import DEFAULT_WINDOW, TextCoalescer
 from .history import DEFAULT_HISTORY_BUDGET, build_history
 from .text import storable, storable_text
 
@@ -77,6 +79,8 @@ class ChatConfig:
     """Warn in the `complete` payload when the prompt passes this share of the context window."""
     checkpoint_seconds: float | None = 1.0
     """How often running answers are saved, so a killed process keeps them; None: never."""
+    coalesce_seconds: float = DEFAULT_WINDOW
+    """Text deltas within this window of the last text event are merged into one (0: never)."""
 
 
 @dataclass
@@ -256,12 +260,20 @@ class ChatService:
         def snapshot() -> AssistantRecord:
             return turn.record("running")
 
-        def show(text: str) -> None:
-            if text:
-                turn.text.append(text)
-                run.emit(TextDeltaEvent(text=text))
-                if checkpoints is not None:
-                    checkpoints.touch(message_id, snapshot)
+        def show_now(text: str) -> None:
+            turn.text.append(text)
+            run.emit(TextDeltaEvent(text=text))
+            if checkpoints is not None:
+                checkpoints.touch(message_id, snapshot)
+
+        # Text waits at most a window while a burst is merged; every other event
+        # goes out after the text before it (`emit`), and a turn's end flushes it.
+        deltas = TextCoalescer(show_now, window=self.config.coalesce_seconds)
+        show = deltas.add
+
+        def emit(event: StreamEvent) -> None:
+            deltas.flush()
+            run.emit(event)
 
         try:
             async for event in run_agent_loop(
@@ -292,7 +304,7 @@ class ChatService:
                     last_delta = now
                 elif isinstance(event, AgentToolStart):
                     show(parser.flush())
-                    run.emit(
+                    emit(
                         ToolStartEvent(
                             tool=event.tool_name,
                             input=storable(event.tool_input),
@@ -303,7 +315,7 @@ class ChatService:
                     progress = (
                         None if event.progress is None else min(1.0, max(0.0, event.progress))
                     )
-                    run.emit(
+                    emit(
                         ToolProgressEvent(
                             tool=event.tool_name,
                             stage=event.stage,
@@ -325,7 +337,7 @@ class ChatService:
                             payload=_tool_payload(storable(event.payload)),
                         )
                     )
-                    run.emit(
+                    emit(
                         ToolCompleteEvent(
                             tool=event.tool_name,
                             index=index,
@@ -335,13 +347,15 @@ class ChatService:
                     )
                     show(f"[[tool:{index}]]")
                 elif isinstance(event, AgentThinking):
-                    run.emit(StatusEvent(message=event.message))
+                    emit(StatusEvent(message=event.message))
                 elif isinstance(event, AgentComplete):
                     show(parser.flush())
+                    deltas.flush()
                     turn.usage = event.usage
                     await self._complete(run, turn, model, event, parser)
                 elif isinstance(event, AgentError):
                     show(parser.flush())
+                    deltas.flush()
                     turn.usage = event.usage
                     await self.store.finish_turn(
                         assistant_message_id=ids.assistant_message_id,
@@ -350,6 +364,7 @@ class ChatService:
                     run.emit(ErrorEvent(message=event.message, code=event.kind))
         except asyncio.CancelledError:
             # Keep what the user saw; shielded so a second cancel cannot lose it.
+            deltas.flush()
             failure = run.failure
             if failure is None:
                 record = turn.record("cancelled")
@@ -362,6 +377,7 @@ class ChatService:
             raise
         except Exception as exc:
             logger.exception("chat turn failed")
+            deltas.flush()
             await asyncio.shield(
                 self.store.finish_turn(
                     assistant_message_id=ids.assistant_message_id,

@@ -432,3 +432,21 @@ async def test_an_answer_that_ends_by_itself_says_end_turn(h: Harness) -> None:
     _, fs = await h.chat("hi")
 
     assert fs[-1].event["payload"]["stop_reason"] == "end_turn"
+
+
+async def test_a_burst_of_deltas_comes_in_fewer_events_with_the_same_text(h: Harness) -> None:
+    words = [f"w{i} " for i in range(300)]
+    h.script(words)
+    _, fs = await h.chat()
+    texts = [f.event["text"] for f in fs if f.type == "text_delta"]
+    assert "".join(texts) == "".join(words)
+    assert 1 < len(texts) < len(words)
+    assert texts[0] == words[0]  # the first is never held back
+    assert [f.id for f in fs] == list(range(1, len(fs) + 1))
+    assert fs[-1].event["payload"]["message"] == "".join(words)
+
+
+async def test_deltas_slower_than_the_merge_window_each_get_their_own_event(h: Harness) -> None:
+    h.script(["one ", "two ", "three"], delay=0.05)
+    _, fs = await h.chat()
+    assert [f.event["text"] for f in fs if f.type == "text_delta"] == ["one ", "two ", "three"]

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from pagechat.auth import JwtAuthenticator
 from pagechat.models import Pause, ProviderError, ScriptItem, tool_call
 from pagechat.runs import Run, RunManager
 from pagechat.tools import ToolConfig, ToolContext, ToolResult, clear_tools, register_tool
@@ -295,7 +296,11 @@ async def test_every_private_route_needs_a_token(
 
 
 async def test_opening_a_conversation_costs_one_query_beyond_the_token_check(
-    engine: AsyncEngine, client: httpx.AsyncClient, alice: Account, replies: Replies
+    engine: AsyncEngine,
+    authenticator: JwtAuthenticator,
+    client: httpx.AsyncClient,
+    alice: Account,
+    replies: Replies,
 ) -> None:
     conversation_id = await _conversation(client, alice)
     for i in range(5):
@@ -306,11 +311,15 @@ async def test_opening_a_conversation_costs_one_query_beyond_the_token_check(
         if statement.lstrip().upper().startswith("SELECT"):
             selects.append(statement)
 
-    event.listen(engine.sync_engine, "before_cursor_execute", _count)
+    # On SQLite the token check reads the user through the point reader.
+    engines = [engine.sync_engine, *([authenticator._reader] if authenticator._reader else [])]
+    for each in engines:
+        event.listen(each, "before_cursor_execute", _count)
     try:
         response = await client.get(f"/api/conversations/{conversation_id}", headers=alice.headers)
     finally:
-        event.remove(engine.sync_engine, "before_cursor_execute", _count)
+        for each in engines:
+            event.remove(each, "before_cursor_execute", _count)
 
     assert len(response.json()["messages"]) == 12
     assert len(selects) == 2

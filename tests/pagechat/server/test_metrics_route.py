@@ -88,8 +88,10 @@ async def test_a_completed_answer_is_counted_with_its_timings(
     assert grew("pagechat_text_deltas_total") == sum(f.type == "text_delta" for f in fs)
     assert grew("pagechat_text_chars_total") == len("Hello world.")
     assert grew("pagechat_time_to_first_token_seconds_count") == 1
-    # Three deltas: two gaps between them.
-    assert grew("pagechat_inter_token_seconds_count") == 2
+    # One gap between each two text events (deltas that came together are merged).
+    deltas = sum(f.type == "text_delta" for f in fs)
+    assert deltas >= 1
+    assert grew("pagechat_inter_token_seconds_count") == deltas - 1
     assert _value(after, "pagechat_runs_active") == _value(before, "pagechat_runs_active")
 
 
