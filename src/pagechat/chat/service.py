@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -251,7 +252,6 @@ class ChatService:
         parser = ReplyParser(setup)
         model = self.model
         run.emit(StatusEvent(message="Thinking..."))
-        loop = asyncio.get_running_loop()
         burst_start = last_delta = 0.0
 
         checkpoints = self._checkpoints
@@ -295,7 +295,10 @@ class ChatService:
                     # millisecond or so, which still lets readers batch their writes.
                     # A delta that comes long after the last one was waited for, and
                     # others ran meanwhile: the burst starts over, with no extra step.
-                    now = loop.time()
+                    # Not `loop.time()`: uvloop's stands still while a callback runs,
+                    # so a burst would never be seen to last (regression: with an
+                    # instant model the first event waited for the whole answer).
+                    now = time.monotonic()
                     if now - last_delta > _YIELD_EVERY:
                         burst_start = now
                     elif now - burst_start > _YIELD_EVERY:

@@ -1,0 +1,43 @@
+import asyncio
+from collections.abc import AsyncIterator
+
+import uvloop
+
+from pagechat.chat.service import ChatService
+from pagechat.identity import Principal
+from pagechat.models import FunctionModel, ModelRequest, ScriptItem
+from pagechat.protocol import ChatRequest
+from pagechat.runs import RunManager
+from pagechat.store import MemoryChatStore
+
+ALICE = Principal(id="alice", email="alice@example.com")
+TOKENS = 20_000
+
+
+def test_an_instant_answer_lets_other_tasks_run_under_uvloop() -> None:
+    # Regression: the turn yielded on `loop.time()`, which uvloop does not advance while
+    # a callback runs; an instant model then held the loop for its whole answer, and
+    # the first event reached the client only after the last one was made.
+    produced = 0
+
+    async def tokens(request: ModelRequest) -> AsyncIterator[ScriptItem]:
+        nonlocal produced
+        for i in range(TOKENS):
+            produced += 1
+            yield f"t{i} "
+
+    async def main() -> list[int]:
+        service = ChatService(
+            model=FunctionModel(tokens), store=MemoryChatStore(), runs=RunManager()
+        )
+        run = await service.start(user=ALICE, request=ChatRequest(message="go"))
+        assert run.task is not None
+        seen: list[int] = []
+        while not run.task.done():
+            seen.append(produced)
+            await asyncio.sleep(0)
+        assert run.terminal == "complete"
+        return seen
+
+    seen = uvloop.run(main())
+    assert any(0 < n < TOKENS for n in seen), f"others ran only at {sorted(set(seen))}"
