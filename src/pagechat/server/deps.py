@@ -55,12 +55,14 @@ async def current_user(
     return user
 
 
-def _chat_service(request: Request) -> ChatService:
+# Dependencies are coroutines even when they await nothing: FastAPI runs a plain
+# function in a worker thread, a hand-off on every request.
+async def _chat_service(request: Request) -> ChatService:
     service: ChatService = request.app.state.chat
     return service
 
 
-def _runs(request: Request) -> RunManager:
+async def _runs(request: Request) -> RunManager:
     runs: RunManager = request.app.state.runs
     return runs
 

@@ -61,12 +61,17 @@ async def get_user(*, session: AsyncSession, user_id: str) -> User | None:
     return await session.get(User, user_id)
 
 
+_READ_PRINCIPAL = f"SELECT id, email, is_admin FROM {User.__tablename__} WHERE id = ?"
+
+
 def read_principal(*, connection: Connection, user_id: str) -> Principal | None:
-    """The user as a principal, read synchronously (`store.db.create_point_reader`)."""
-    row = connection.execute(
-        select(User.id, User.email, User.is_admin).where(User.id == user_id)
-    ).first()
-    return None if row is None else Principal(id=row.id, email=row.email, is_admin=row.is_admin)
+    """The user as a principal, read synchronously (`store.db.create_point_reader`, SQLite).
+
+    One fixed statement, given to the driver as it is: compiling a select per request
+    costs more than SQLite takes to answer it.
+    """
+    row = connection.exec_driver_sql(_READ_PRINCIPAL, (user_id,)).first()
+    return None if row is None else Principal(id=row[0], email=row[1], is_admin=bool(row[2]))
 
 
 async def get_user_by_email(*, session: AsyncSession, email: str) -> User | None:

@@ -46,7 +46,7 @@ ConversationId = Annotated[str, Path(pattern=r"^[^\x00]*$")]
 MessageId = Annotated[str, Path(pattern=r"^[^\x00]*$")]
 
 
-def _store(request: Request) -> ChatStore:
+async def _store(request: Request) -> ChatStore:
     store: ChatStore = request.app.state.chat.store
     return store
 
