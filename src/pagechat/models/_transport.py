@@ -32,7 +32,8 @@ def body_chunks(response: httpx2.Response) -> AsyncIterator[bytes]:
     (SSE streams are not), aiohttp's stream is read directly, its errors mapped to
     httpx2's exactly as the transport maps them; otherwise httpx2 decodes it.
     """
-    stream = response.stream
+    # httpx2 wraps the transport's stream (BoundAsyncStream, which times the response).
+    stream = getattr(response.stream, "_stream", response.stream)
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
     if (
         AiohttpResponseStream is None

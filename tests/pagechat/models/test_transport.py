@@ -38,3 +38,12 @@ async def test_the_body_reads_the_same_whether_or_not_it_is_encoded(
         async with client.stream("GET", str(server.make_url(path))) as response:
             body = b"".join([chunk async for chunk in body_chunks(response)])
     assert body == BODY
+
+
+async def test_an_unencoded_body_is_read_from_aiohttp_directly(server: TestServer) -> None:
+    # Regression: httpx2 wraps the transport's stream, so the direct read was never taken.
+    async with DefaultAioHttpClient() as client:
+        async with client.stream("GET", str(server.make_url("/plain"))) as response:
+            chunks = body_chunks(response)
+            assert getattr(chunks, "ag_code").co_name == "_aiohttp_chunks"
+            assert b"".join([chunk async for chunk in chunks]) == BODY
