@@ -1,4 +1,5 @@
 import gzip
+import types
 from collections.abc import AsyncIterator
 
 import pytest
@@ -45,5 +46,6 @@ async def test_an_unencoded_body_is_read_from_aiohttp_directly(server: TestServe
     async with DefaultAioHttpClient() as client:
         async with client.stream("GET", str(server.make_url("/plain"))) as response:
             chunks = body_chunks(response)
-            assert getattr(chunks, "ag_code").co_name == "_aiohttp_chunks"
+            assert isinstance(chunks, types.AsyncGeneratorType)
+            assert chunks.ag_code.co_name == "_aiohttp_chunks"
             assert b"".join([chunk async for chunk in chunks]) == BODY
