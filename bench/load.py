@@ -149,6 +149,17 @@ class Processes:
         self.scratch.clear()
 
 
+def stop_on_signals() -> None:
+    """SIGTERM and SIGINT end the benchmark as Ctrl-C does, so `finally` stops every process."""
+
+    def _terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, _terminate)
+    # Also when started with SIGINT ignored (a background job of a non-interactive shell).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -918,13 +929,7 @@ def main() -> int:
     deadline = Deadline(args.deadline)
     procs = Processes()
     atexit.register(procs.stop_all)
-
-    def _terminate(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    signal.signal(signal.SIGTERM, _terminate)
-    # Also when started with SIGINT ignored (a background job of a non-interactive shell).
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    stop_on_signals()
 
     results: list[dict[str, Any]] = []
     failure: str | None = None

@@ -241,12 +241,7 @@ def main() -> int:
     deadline = load.Deadline(args.deadline)
     procs = load.Processes()
     atexit.register(procs.stop_all)
-
-    def _terminate(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    signal.signal(signal.SIGTERM, _terminate)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    load.stop_on_signals()
     results: list[dict[str, Any]] = []
     failure: str | None = None
     tmp = Path(tempfile.mkdtemp(prefix="pagechat-relay-upstream-"))

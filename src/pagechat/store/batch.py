@@ -50,7 +50,7 @@ class WriteBatcher:
         self._writer: asyncio.Task[None] | None = None
 
     async def begin_turn(self, turn: crud.NewTurn) -> TurnIds:
-        """Raises ConversationNotFound as `crud.begin_turn` does."""
+        """Raises ConversationNotFound for a missing or another user's conversation."""
         future: asyncio.Future[TurnIds] = asyncio.get_running_loop().create_future()
         self._begins.append((turn, future))
         self._kick()

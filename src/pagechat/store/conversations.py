@@ -58,7 +58,6 @@ __all__ = [
     "checkpoint_messages",
     "decide_payload",
     "delete_conversation",
-    "finish_message",
     "finish_messages",
     "get_conversation",
     "list_conversations",
@@ -387,12 +386,8 @@ async def finish_messages(*, session: AsyncSession, records: Mapping[str, Assist
         ),
         [
             {
-                "b_id": message_id,
-                "b_content": record.content,
+                **_progress(message_id, record),
                 "b_status": record.status,
-                "b_payload": _payload_of(record),
-                "b_input_tokens": record.usage.input_tokens if record.usage else None,
-                "b_output_tokens": record.usage.output_tokens if record.usage else None,
                 "b_error": record.error,
                 "b_context_audit": record.context_audit,
             }
@@ -408,13 +403,6 @@ async def finish_messages(*, session: AsyncSession, records: Mapping[str, Assist
         )
         .values(updated_at=utcnow())
     )
-
-
-async def finish_message(
-    *, session: AsyncSession, message_id: str, record: AssistantRecord
-) -> None:
-    """`finish_messages` for one answer."""
-    await finish_messages(session=session, records={message_id: record})
 
 
 async def checkpoint_messages(
@@ -438,17 +426,20 @@ async def checkpoint_messages(
             input_tokens=bindparam("b_input_tokens"),
             output_tokens=bindparam("b_output_tokens"),
         ),
-        [
-            {
-                "b_id": message_id,
-                "b_content": record.content,
-                "b_payload": _payload_of(record),
-                "b_input_tokens": record.usage.input_tokens if record.usage else None,
-                "b_output_tokens": record.usage.output_tokens if record.usage else None,
-            }
-            for message_id, record in records.items()
-        ],
+        [_progress(message_id, record) for message_id, record in records.items()],
     )
+
+
+def _progress(message_id: str, record: AssistantRecord) -> dict[str, Any]:
+    """The bind values a checkpoint and an end both write."""
+    usage = record.usage
+    return {
+        "b_id": message_id,
+        "b_content": record.content,
+        "b_payload": _payload_of(record),
+        "b_input_tokens": usage.input_tokens if usage else None,
+        "b_output_tokens": usage.output_tokens if usage else None,
+    }
 
 
 async def add_action_message(

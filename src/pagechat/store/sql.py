@@ -19,7 +19,7 @@ from ..protocol import (
     PayloadDecision,
 )
 from . import conversations as crud
-from .base import AssistantRecord, ChatStore, ConversationNotFound, TurnIds
+from .base import AssistantRecord, ChatStore, TurnIds
 from .batch import WriteBatcher
 from .db import is_sqlite
 
@@ -65,10 +65,13 @@ class SqlChatStore(ChatStore):
         if self._batch is not None:
             return await self._batch.begin_turn(turn)
         async with self._writing() as session:
-            [result] = await crud.begin_turns(session=session, turns=[turn])
-        if isinstance(result, ConversationNotFound):
-            raise result
-        return result
+            return await crud.begin_turn(
+                session=session,
+                owner_id=user.id,
+                conversation_id=conversation_id,
+                message=message,
+                run_id=run_id,
+            )
 
     async def ensure_conversation(
         self, *, user: Principal, conversation_id: str, title: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import httpx
 import pytest
 
 from pagechat.models.anthropic import AnthropicModel
@@ -20,6 +21,16 @@ async def h() -> AsyncIterator[Harness]:
     async with harness() as h:
         yield h
     clear_tools()
+
+
+async def _read_until(response: httpx.Response, text: str) -> None:
+    """Reads the stream until the answer so far is `text`."""
+    seen = []
+    async for f in frames(response):
+        seen.append(f)
+        if streamed_text(seen) == text:
+            return
+    raise AssertionError(f"the stream ended before {text!r}")
 
 
 def _model(fake: FakeAnthropic) -> AnthropicModel:
@@ -53,11 +64,7 @@ async def test_cancel_closes_the_upstream_request_and_keeps_the_partial_answer(h
             "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
         ) as r:
             run_id = r.headers["x-run-id"]
-            seen = []
-            async for f in frames(r):
-                seen.append(f)
-                if streamed_text(seen) == "Partial answer":
-                    break
+            await _read_until(r, "Partial answer")
             await h.client.post(f"/api/chat/runs/{run_id}/cancel", headers=AUTH_A)
             async with asyncio.timeout(1.0):  # the 200 ms target is measured in bench/cancel.py
                 rest = await read_all(r)
@@ -75,11 +82,7 @@ async def test_with_cancel_on_disconnect_a_dropped_connection_stops_the_run() ->
                 "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A
             ) as r:
                 run_id = r.headers["x-run-id"]
-                seen = []
-                async for f in frames(r):
-                    seen.append(f)
-                    if streamed_text(seen) == "Partial answer":
-                        break
+                await _read_until(r, "Partial answer")
             # The response is closed: the client has gone away.
             assert await fake.disconnected(within=2.0)
         run = h.runs.get(run_id, owner_id="alice")
