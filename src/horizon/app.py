@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
+from pagechat.chat.service import ModelSource
 from pagechat.pages import load_pages
 from pagechat.server import create_app_from_settings
 from pagechat.settings import Settings
@@ -30,13 +31,17 @@ from .tools import register_horizon_tools
 __all__ = ["VERSION_LOCATIONS", "create_app"]
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The Horizon app (a factory: settings are read when it is called)."""
+def create_app(settings: Settings | None = None, *, model: ModelSource | None = None) -> FastAPI:
+    """The Horizon app (a factory: settings are read when it is called).
+
+    `model` replaces the one the settings select (tests pass a scripted one).
+    """
     load_pages(PAGE_MODULES)
     register_horizon_tools()
     horizon = HorizonSettings()
     return create_app_from_settings(
         settings,
+        model=model,
         version_locations=VERSION_LOCATIONS,
         routers=ROUTERS,
         on_startup=[startup_hook(horizon.shared_dir)],

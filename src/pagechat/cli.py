@@ -42,13 +42,15 @@ def _version_locations(spec: str | None) -> tuple[Path, ...]:
     pagechat's commands must know them, or a database the application has
     migrated holds revisions pagechat's history cannot place.
     """
+    from .apps import AppNotFound, load_app_factory
+
     if not spec:
         return ()
-    module_name = spec.partition(":")[0]
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise _Failure(f"cannot import the app module {module_name!r}: {exc}") from None
+        load_app_factory(spec, app_dir=Path.cwd())
+    except AppNotFound as exc:
+        raise _Failure(str(exc)) from None
+    module = importlib.import_module(spec.partition(":")[0])  # imported just now
     return tuple(Path(p) for p in getattr(module, "VERSION_LOCATIONS", ()))
 
 
@@ -152,22 +154,18 @@ def _cmd_users_ensure_demo(args: argparse.Namespace) -> int:
 
 
 def _load_app(spec: str | None) -> FastAPI:
-    """`module:factory` names an application's app factory; none is plain pagechat."""
-    from .server.app import create_app_from_settings
-    from .settings import Settings
+    """`module:factory` names an application's app factory; none is plain pagechat.
 
-    if not spec:
-        return create_app_from_settings(Settings())
-    module_name, _, attr = spec.partition(":")
+    The current directory comes first on the Python path (as with uvicorn), so an app
+    module beside the caller is found without being installed.
+    """
+    from .apps import AppNotFound, load_app_factory
+
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise _Failure(f"cannot import the app module {module_name!r}: {exc}") from None
-    factory = getattr(module, attr or "create_app", None)
-    if not callable(factory):
-        raise _Failure(f"{spec!r} does not name an app factory")
-    app: FastAPI = factory()
-    return app
+        factory = load_app_factory(spec, app_dir=Path.cwd())
+    except AppNotFound as exc:
+        raise _Failure(str(exc)) from None
+    return factory()
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

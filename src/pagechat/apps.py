@@ -1,0 +1,66 @@
+"""Loading an application named `package.module:factory`, for `pagechat serve --app` and tests.
+
+An app factory is a callable `factory(settings=None, *, model=None) -> FastAPI`, as
+`pagechat.server.create_app_from_settings` and `horizon.app.create_app` are: `settings`
+None reads the environment, `model` None uses the model the settings select.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from .chat.service import ModelSource
+    from .settings import Settings
+
+__all__ = ["AppFactory", "AppNotFound", "load_app_factory"]
+
+
+class AppFactory(Protocol):
+    def __call__(
+        self, settings: Settings | None = None, *, model: ModelSource | None = None
+    ) -> FastAPI: ...
+
+
+class AppNotFound(Exception):
+    """The `module:factory` given does not name an importable app factory (the caller's mistake)."""
+
+
+def load_app_factory(spec: str | None, *, app_dir: Path | None = None) -> AppFactory:
+    """The factory `spec` names (`module` alone means `module:create_app`); None: plain pagechat.
+
+    `app_dir`, when given, goes first on `sys.path`, as uvicorn's `--app-dir` does, so a
+    module beside the caller imports without being installed.
+    """
+    if not spec:
+        from .server.app import create_app_from_settings
+
+        return create_app_from_settings
+    module_name, _, attr = spec.partition(":")
+    if app_dir is not None and str(app_dir) not in sys.path:
+        sys.path.insert(0, str(app_dir))
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name or module_name.startswith(f"{exc.name}."):
+            raise AppNotFound(
+                f"cannot import the app module {module_name!r}: no module named {exc.name!r} on "
+                f"the Python path. Install the app's package (pip install -e .), run pagechat from "
+                f"the directory that holds it, or add that directory to PYTHONPATH."
+            ) from None
+        raise AppNotFound(
+            f"the app module {module_name!r} was found but failed to import: {exc}"
+        ) from exc
+    factory = getattr(module, attr or "create_app", None)
+    if not callable(factory):
+        raise AppNotFound(
+            f"{spec!r} does not name an app factory: module {module_name!r} has no callable "
+            f"{attr or 'create_app'!r}"
+        )
+    loaded: AppFactory = factory
+    return loaded
