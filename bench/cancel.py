@@ -21,9 +21,9 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.support.harness import AUTH_A, Harness, harness
-from tests.support.live import frames
 
 from pagechat.models import Pause, tool_call
+from pagechat.testing import frames
 from pagechat.tools import ToolConfig, ToolContext, register_tool
 
 

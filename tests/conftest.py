@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 
 import httpx
 import hypothesis.core
@@ -29,12 +28,12 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from pagechat.auth import JwtAuthenticator, hash_password
-from pagechat.identity import Principal
 from pagechat.models import FunctionModel, ScriptItem
 from pagechat.server import create_app
 from pagechat.store import SqlChatStore, create_engine, create_sessionmaker, upgrade_async
 from pagechat.store.db import create_point_reader
 from pagechat.store.users import create_user, principal_of
+from pagechat.testing import TestAccount
 from tests.support.redis_server import RedisServer, redis_server_binary
 
 # Importing schemathesis (its pytest plugin does, at start-up) swaps Hypothesis' example
@@ -115,14 +114,8 @@ def password_hash() -> str:
     return hash_password(PASSWORD)
 
 
-@dataclass(frozen=True)
-class Account:
-    user: Principal
-    token: str
-
-    @property
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
+Account = TestAccount
+"""A user and their token (pagechat.testing's, so the public kit and these fixtures mix)."""
 
 
 async def make_account(

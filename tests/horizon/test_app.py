@@ -18,7 +18,7 @@ from horizon.migrations import VERSION_LOCATIONS
 from pagechat.auth import DEMO_EMAIL, DEMO_PASSWORD, ensure_account
 from pagechat.settings import Settings
 from pagechat.store import create_engine, create_sessionmaker, upgrade_async
-from tests.support.live import read_all
+from pagechat.testing import read_all
 
 
 @asynccontextmanager

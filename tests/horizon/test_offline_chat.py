@@ -10,9 +10,9 @@ import pytest
 
 from horizon.payloads import PUBMED_SEARCH_RESULTS, PUBMED_SEARCH_RESULTS_SCHEMA
 from horizon.pubmed import ArticleRecord
+from pagechat.testing import Frame, read_all
 from tests.conftest import Account
 from tests.horizon.world import World
-from tests.support.live import Frame, read_all
 
 
 @pytest.fixture

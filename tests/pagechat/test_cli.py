@@ -20,8 +20,8 @@ from pagechat.cli import main
 from pagechat.identity import Principal
 from pagechat.store import create_engine, create_sessionmaker
 from pagechat.store.migrate import current_revisions
+from pagechat.testing import free_port
 from tests.conftest import TEST_SECRET
-from tests.support.live import free_port
 
 
 @pytest.fixture
@@ -182,3 +182,26 @@ def test_serve_migrates_and_serves_the_demo_account(sqlite_url: str, tmp_path: P
         proc.wait(timeout=10)
 
     assert me.json()["email"] == "demo@example.com"
+
+
+def test_an_app_module_that_cannot_be_imported_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--app", "no_such_package.app:create_app"]) == 1
+
+    err = capsys.readouterr().err
+    assert "cannot import the app module 'no_such_package.app'" in err
+    assert "PYTHONPATH" in err
+
+
+def test_an_app_module_beside_the_caller_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Not installed, not on PYTHONPATH: in the directory `pagechat` runs from, as with uvicorn.
+    (tmp_path / "beside_app.py").write_text("VERSION_LOCATIONS = ()\ndef create_app(): ...\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path}/pagechat.db")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+
+    assert main(["db", "upgrade", "--app", "beside_app:create_app"]) == 0
+    assert "is at" in capsys.readouterr().out

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from pagechat.cli import main
-from tests.support.live import free_port
+from pagechat.testing import free_port
 
 
 def test_several_workers_without_redis_refuse_to_start(

@@ -7,9 +7,9 @@ import pytest
 from pagechat.doctor import check_database, check_redis, diagnose
 from pagechat.settings import Settings
 from pagechat.store import create_engine, upgrade_async
+from pagechat.testing import free_port
 from tests.fakes import anthropic_server as fa
 from tests.fakes import openai_server as fo
-from tests.support.live import free_port
 from tests.support.redis_server import RedisServer
 
 

@@ -21,8 +21,8 @@ from pagechat.quotas import (
 )
 from pagechat.server import StaticTokens, create_app
 from pagechat.store import MemoryChatStore
+from pagechat.testing import read_all, serve
 from tests.support.harness import ADMIN, ALICE, AUTH_A, AUTH_ADMIN, AUTH_B, BOB
-from tests.support.live import read_all, serve
 
 
 def _slow(_request: ModelRequest) -> list[ScriptItem]:

@@ -16,10 +16,10 @@ from pagechat.models import ScriptedModel, tool_call
 from pagechat.runs import RunManager
 from pagechat.server import StaticTokens, create_app
 from pagechat.store import MemoryChatStore
+from pagechat.testing import frames, read_all, serve
 from pagechat.tools import ToolConfig, ToolContext, clear_tools, register_tool
 from pagechat.tracing import configure_tracing
 from tests.support.harness import ALICE, AUTH_A
-from tests.support.live import frames, read_all, serve
 
 QUERY = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 

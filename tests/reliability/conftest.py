@@ -34,8 +34,8 @@ from pagechat.server.app import create_app_from_settings
 from pagechat.settings import Settings
 from pagechat.store import create_engine, create_sessionmaker
 from pagechat.store.users import create_user
-from tests.conftest import PASSWORD, TEST_SECRET, Account, make_account
-from tests.support.live import Frame, free_port, read_all, serve
+from pagechat.testing import Frame, LiveApp, free_port, read_all, running_app
+from tests.conftest import PASSWORD, TEST_SECRET, Account
 
 LOGIN_MAX_ATTEMPTS = 3
 LOGIN_WINDOW_SECONDS = 1.0
@@ -52,43 +52,49 @@ def _isolated_registries(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def settings_for(tmp_path: Path, database_url: str | None = None, **extra: object) -> Settings:
+    return Settings.model_validate(settings_overrides(tmp_path, database_url, **extra))
+
+
+def settings_overrides(
+    tmp_path: Path, database_url: str | None = None, **extra: object
+) -> dict[str, object]:
     web = tmp_path / "web"
     web.mkdir(exist_ok=True)
     (web / "index.html").write_text("<!doctype html><div id=root></div>")
-    return Settings.model_validate(
-        {
-            "DATABASE_URL": database_url or f"sqlite+aiosqlite:///{tmp_path}/pagechat.db",
-            "PAGECHAT_STATE_DIR": tmp_path / "state",
-            "PAGECHAT_SECRET": TEST_SECRET,
-            "PAGECHAT_WEB_DIR": web,
-            "PAGECHAT_LOGIN_MAX_ATTEMPTS": LOGIN_MAX_ATTEMPTS,
-            "PAGECHAT_LOGIN_WINDOW_SECONDS": LOGIN_WINDOW_SECONDS,
-            # A test's server stops at once; draining has tests of its own (test_scale_out).
-            "PAGECHAT_DRAIN_SECONDS": 0,
-            **extra,
-        }
-    )
-
-
-class ModelSlot:
-    """The app's model: create_app_from_settings takes a factory, a test puts in its model."""
-
-    def __init__(self, model: Model | None = None) -> None:
-        self.model: Model = model if model is not None else ScriptedModel([])
-
-    def __call__(self) -> Model:
-        return self.model
+    return {
+        "DATABASE_URL": database_url or f"sqlite+aiosqlite:///{tmp_path}/pagechat.db",
+        "PAGECHAT_STATE_DIR": tmp_path / "state",
+        "PAGECHAT_SECRET": TEST_SECRET,
+        "PAGECHAT_WEB_DIR": web,
+        "PAGECHAT_LOGIN_MAX_ATTEMPTS": LOGIN_MAX_ATTEMPTS,
+        "PAGECHAT_LOGIN_WINDOW_SECONDS": LOGIN_WINDOW_SECONDS,
+        # A test's server stops at once; draining has tests of its own (test_scale_out).
+        "PAGECHAT_DRAIN_SECONDS": 0,
+        **extra,
+    }
 
 
 @dataclass
 class Live:
-    app: FastAPI
-    base: str
-    client: httpx.AsyncClient
-    slot: ModelSlot
+    """pagechat's public test app (pagechat.testing.LiveApp) with the three accounts the
+    reliability tests act as."""
+
+    kit: LiveApp
     alice: Account
     bob: Account
     admin: Account
+
+    @property
+    def app(self) -> FastAPI:
+        return self.kit.app
+
+    @property
+    def base(self) -> str:
+        return self.kit.base_url
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        return self.kit.http
 
     @property
     def runs(self) -> RunManager:
@@ -98,10 +104,11 @@ class Live:
     def authenticator(self) -> JwtAuthenticator:
         return cast(JwtAuthenticator, self.app.state.authenticator)
 
+    def use_model(self, model: Model) -> None:
+        self.kit.use_model(model)
+
     def script(self, *replies: list[ScriptItem] | str, delay: float = 0.0) -> ScriptedModel:
-        model = ScriptedModel(list(replies), delay=delay)
-        self.slot.model = model
-        return model
+        return self.kit.script(*replies, delay=delay)
 
     async def chat(
         self, message: str = "hello", account: Account | None = None, **body: Any
@@ -124,38 +131,27 @@ class Live:
 
 
 @asynccontextmanager
-async def open_live(
-    tmp_path: Path, password_hash: str, database_url: str | None = None
-) -> AsyncIterator[Live]:
-    slot = ModelSlot()
-    app = create_app_from_settings(settings_for(tmp_path, database_url), model=slot)
-    async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
-        sessions = app.state.sessions
-        authenticator = cast(JwtAuthenticator, app.state.authenticator)
-        accounts = [
-            await make_account(sessions, authenticator, password_hash, email, is_admin=admin)
-            for email, admin in [
-                ("alice@example.com", False),
-                ("bob@example.com", False),
-                ("admin@example.com", True),
-            ]
-        ]
-        yield Live(app, base, client, slot, *accounts)
+async def open_live(tmp_path: Path, database_url: str | None = None) -> AsyncIterator[Live]:
+    overrides = settings_overrides(tmp_path, database_url)
+    async with running_app(
+        create_app_from_settings, directory=tmp_path, settings=overrides, email="alice@example.com"
+    ) as kit:
+        bob = await kit.add_user("bob@example.com")
+        admin = await kit.add_user("admin@example.com", is_admin=True)
+        yield Live(kit, kit.account, bob, admin)
 
 
 @pytest.fixture
-async def live(tmp_path: Path, password_hash: str) -> AsyncIterator[Live]:
+async def live(tmp_path: Path) -> AsyncIterator[Live]:
     """On a SQLite file."""
-    async with open_live(tmp_path, password_hash) as live:
+    async with open_live(tmp_path) as live:
         yield live
 
 
 @pytest.fixture
-async def live_on_each_database(
-    tmp_path: Path, password_hash: str, database_url: str
-) -> AsyncIterator[Live]:
+async def live_on_each_database(tmp_path: Path, database_url: str) -> AsyncIterator[Live]:
     """On SQLite, and on PostgreSQL with PAGECHAT_TEST_POSTGRES_URL (see tests/conftest.py)."""
-    async with open_live(tmp_path, password_hash, database_url) as live:
+    async with open_live(tmp_path, database_url) as live:
         yield live
 
 

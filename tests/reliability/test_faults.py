@@ -21,6 +21,7 @@ import pytest
 from pagechat.models import Pause, tool_call
 from pagechat.models.anthropic import AnthropicModel
 from pagechat.models.openai import OpenAIModel
+from pagechat.testing import Frame, event_types, frames, read_all, streamed_text
 from pagechat.tools import ToolConfig, ToolContext, ToolProgress, register_tool
 from tests.conftest import PASSWORD
 from tests.fakes import anthropic_server as fa
@@ -33,8 +34,6 @@ from tests.pagechat.server.test_crash_recovery import (
     crash_env,
 )
 from tests.reliability.conftest import Live, assert_nothing_left_running
-from tests.support.harness import streamed_text, types
-from tests.support.live import Frame, frames, read_all
 
 QUERY = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 TOOL_TIMEOUT = 0.2
@@ -107,13 +106,13 @@ async def upstream(request: pytest.FixtureRequest, live: Live) -> AsyncIterator[
             model = AnthropicModel(
                 "claude-haiku-4-5", api_key="test-key", base_url=fake_anthropic.base_url
             )
-            live.slot.model = model
+            live.use_model(model)
             yield Playing(case, fake_anthropic.requests)
             await model.aclose()
     else:
         with fo.FakeOpenAI(case.replies()) as fake_openai:
             model = OpenAIModel("gpt-test", api_key="sk-test-key", base_url=fake_openai.base_url)
-            live.slot.model = model
+            live.use_model(model)
             yield Playing(case, fake_openai.requests)
             await model.aclose()
 
@@ -327,7 +326,7 @@ async def test_stop_during_a_tool_stops_the_tool_and_keeps_the_partial_answer(
     assert stop.status_code == 202 and stop.json()["cancelled"] is True
     assert rest[-1].type == "cancelled"
     assert "never shown" not in streamed_text(rest)
-    assert "tool_complete" not in types(rest)
+    assert "tool_complete" not in event_types(rest)
     assert _stored(await live.messages(conversation_id)) == [
         ("user", "Run it", "complete"),
         ("assistant", "Working on it.", "cancelled"),

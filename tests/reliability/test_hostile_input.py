@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from pagechat.models import FunctionModel, tool_call
 from pagechat.pages import ActionContext, ServerAction, register_page
 from pagechat.protocol import MAX_MESSAGE_CHARS, ActionRequest, ChatRequest
+from pagechat.testing import read_all, streamed_text
 from pagechat.tools import ToolConfig, ToolContext, register_tool
 from tests.conftest import PASSWORD
 from tests.reliability.conftest import (
@@ -30,8 +31,6 @@ from tests.reliability.conftest import (
     Live,
     Threaded,
 )
-from tests.support.harness import streamed_text
-from tests.support.live import read_all
 
 PROPERTY_SETTINGS = settings(
     max_examples=60,
@@ -240,7 +239,7 @@ def _answered_sanely(response: httpx.Response) -> bool:
 async def noted_conversation(live_on_each_database: Live) -> str:
     live = live_on_each_database
     register_page("notes", server_actions=[ServerAction("note", "Note", _echo)])
-    live.slot.model = FunctionModel(lambda _request: "OK")
+    live.use_model(FunctionModel(lambda _request: "OK"))
     response, _ = await live.chat("Start")
     return response.headers["x-conversation-id"]
 

@@ -23,9 +23,9 @@ from starlette.routing import Mount
 from pagechat.auth import create_access_token
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, UserTurn
 from pagechat.pages import ActionContext, PayloadConfig, ServerAction, register_page
+from pagechat.testing import frames
 from tests.conftest import TEST_SECRET, Account
 from tests.reliability.conftest import Live
-from tests.support.live import frames
 
 AUDIT_SECRET = "ledger-7f3a-internal"
 """What the page's context builder adds on the server: only admins may see it."""
@@ -86,7 +86,7 @@ async def world(live: Live) -> World:
             )
         ],
     )
-    live.slot.model = FunctionModel(_reply)
+    live.use_model(FunctionModel(_reply))
     finished, _ = await live.chat("Sum it up", context=LEDGER)
     conversation_id = finished.headers["x-conversation-id"]
     card = (await live.messages(conversation_id))[1]

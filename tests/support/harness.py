@@ -14,7 +14,7 @@ from pagechat.models import ScriptedModel
 from pagechat.runs import RunManager
 from pagechat.server import StaticTokens, create_app
 from pagechat.store import MemoryChatStore
-from tests.support.live import Frame, read_all, serve
+from pagechat.testing import Frame, read_all, serve
 
 ALICE = Principal(id="alice", email="alice@example.com")
 BOB = Principal(id="bob", email="bob@example.com")
@@ -62,11 +62,3 @@ async def harness(
     async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
         holder["h"] = Harness(client, store, runs)
         yield holder["h"]
-
-
-def types(fs: list[Frame]) -> list[str]:
-    return [f.type for f in fs]
-
-
-def streamed_text(fs: list[Frame]) -> str:
-    return "".join(f.event["text"] for f in fs if f.type == "text_delta")

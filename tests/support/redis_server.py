@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .live import free_port
+from pagechat.testing import free_port
 
 __all__ = ["RedisServer", "redis_server_binary"]
 

@@ -22,8 +22,7 @@ import httpx
 from pagechat.auth import hash_password
 from pagechat.store import create_engine, create_sessionmaker, upgrade_async
 from pagechat.store.users import create_user
-
-from .live import free_port
+from pagechat.testing import free_port
 
 __all__ = ["Event", "Worker", "events", "seed_user", "worker_env"]
 

@@ -28,11 +28,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from pagechat.testing import free_port
+
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from tests.fakes.anthropic_server import FakeAnthropic, Response, reply  # noqa: E402
-from tests.support.live import free_port  # noqa: E402
 from tests.support.redis_server import RedisServer, redis_server_binary  # noqa: E402
 from tests.support.workers import Worker, seed_user, worker_env  # noqa: E402
 

@@ -14,8 +14,8 @@ import pytest
 from pagechat.mcp import McpConfigError, McpServer, load_mcp_config
 from pagechat.server import create_app_from_settings
 from pagechat.settings import Settings
+from pagechat.testing import serve
 from pagechat.tools import clear_tools, get_tool
-from tests.support.live import serve
 
 SERVER = Path(__file__).with_name("mcp_test_server.py")
 

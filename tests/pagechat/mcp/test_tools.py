@@ -14,9 +14,9 @@ import pytest
 
 from pagechat.mcp import McpServer, McpTools
 from pagechat.models import tool_call
+from pagechat.testing import event_types, frames, free_port
 from pagechat.tools import clear_tools, get_tool
-from tests.support.harness import Harness, harness, types
-from tests.support.live import frames, free_port
+from tests.support.harness import Harness, harness
 
 SERVER = Path(__file__).with_name("mcp_test_server.py")
 
@@ -175,7 +175,7 @@ async def test_stop_cancels_the_call_on_the_server(h: Harness, log: Path) -> Non
                 headers={"Authorization": "Bearer token-a"},
             )
             rest = [f async for f in frames(r)]
-        assert types(rest)[-1] == "cancelled"
+        assert event_types(rest)[-1] == "cancelled"
         await _until(lambda: "cancelled slow" in log.read_text(), "the server saw the cancel")
     finally:
         await mcp.aclose()

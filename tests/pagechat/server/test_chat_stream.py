@@ -12,6 +12,7 @@ import pytest
 from pagechat.models import Pause, tool_call
 from pagechat.models.base import ModelFinish
 from pagechat.protocol import MAX_MESSAGE_CHARS
+from pagechat.testing import Frame, event_types, frames, read_all, streamed_text
 from pagechat.tools import (
     ToolConfig,
     ToolContext,
@@ -20,8 +21,7 @@ from pagechat.tools import (
     clear_tools,
     register_tool,
 )
-from tests.support.harness import ALICE, AUTH_A, AUTH_B, Harness, harness, streamed_text, types
-from tests.support.live import Frame, frames, read_all
+from tests.support.harness import ALICE, AUTH_A, AUTH_B, Harness, harness
 
 QUERY = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 
@@ -39,7 +39,7 @@ async def h(_tools: None) -> AsyncIterator[Harness]:
         yield h
 
 
-_types = types
+_types = event_types
 _text = streamed_text
 
 

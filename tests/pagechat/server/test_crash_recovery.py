@@ -17,8 +17,8 @@ import httpx
 from pagechat.auth import hash_password
 from pagechat.store import create_engine, create_sessionmaker, upgrade_async
 from pagechat.store.users import create_user
+from pagechat.testing import free_port
 from tests.conftest import PASSWORD
-from tests.support.live import free_port
 
 SCRIPT = Path(__file__).with_name("crash_app.py")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.support.live import free_port
+from pagechat.testing import free_port
 
 LIMITS = {
     "PAGECHAT_MAX_HEADER_BYTES": "4096",

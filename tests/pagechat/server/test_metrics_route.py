@@ -13,8 +13,8 @@ from pagechat.models import ScriptedModel
 from pagechat.runs import RunManager
 from pagechat.server import StaticTokens, create_app
 from pagechat.store import MemoryChatStore
+from pagechat.testing import frames, read_all, serve
 from tests.support.harness import ADMIN, ALICE, AUTH_A, AUTH_ADMIN
-from tests.support.live import frames, read_all, serve
 
 SCRAPER = "scraper-token-" + "s" * 32
 

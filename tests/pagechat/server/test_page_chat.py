@@ -19,8 +19,9 @@ from pagechat.pages import (
     TabConfig,
     register_page,
 )
+from pagechat.testing import streamed_text
 from pagechat.tools import ToolConfig, ToolContext, ToolResult, register_tool
-from tests.support.harness import AUTH_A, AUTH_ADMIN, AUTH_B, Harness, harness, streamed_text
+from tests.support.harness import AUTH_A, AUTH_ADMIN, AUTH_B, Harness, harness
 
 PROPOSAL_SCHEMA = {
     "type": "object",

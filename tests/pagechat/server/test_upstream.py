@@ -9,10 +9,10 @@ import httpx
 import pytest
 
 from pagechat.models.anthropic import AnthropicModel
+from pagechat.testing import frames, read_all, streamed_text
 from pagechat.tools import ToolConfig, ToolContext, clear_tools, register_tool
 from tests.fakes.anthropic_server import FakeAnthropic, Stall, ToolUse, reply
-from tests.support.harness import AUTH_A, Harness, harness, streamed_text
-from tests.support.live import frames, read_all
+from tests.support.harness import AUTH_A, Harness, harness
 
 
 @pytest.fixture

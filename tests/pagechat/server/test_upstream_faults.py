@@ -17,9 +17,10 @@ from pagechat.models import Model
 from pagechat.models.anthropic import AnthropicModel
 from pagechat.models.openai import OpenAIModel
 from pagechat.models.retry import RetryPolicy
+from pagechat.testing import streamed_text
 from tests.fakes import anthropic_server as fa
 from tests.fakes import openai_server as fo
-from tests.support.harness import Harness, harness, streamed_text
+from tests.support.harness import Harness, harness
 
 FAST_RETRY = RetryPolicy(max_attempts=3, base_delay=0.01, max_delay=0.05, max_total_wait=2.0)
 
