@@ -36,7 +36,16 @@ from .context import CONTEXT_FAILED_NOTE
 from .neutralize import neutralize_tool_markers
 from .parse import PageRef, ParsedReply, ReplyParser, parse_reply
 from .prompt import DEFAULT_BASE_INSTRUCTIONS
-from .registry import clear_pages, get_page, get_server_action, load_pages, register_page
+from .registry import (
+    UnknownPage,
+    clear_pages,
+    get_page,
+    get_server_action,
+    load_pages,
+    page_in,
+    page_names,
+    register_page,
+)
 from .stream import Judge, ReplyStreamFilter
 from .turn import TurnSetup, prepare_turn
 
@@ -63,12 +72,15 @@ __all__ = [
     "ServerActionHandler",
     "TabConfig",
     "TurnSetup",
+    "UnknownPage",
     "clear_pages",
     "find_choice_blocks",
     "get_page",
     "get_server_action",
     "load_pages",
     "neutralize_tool_markers",
+    "page_in",
+    "page_names",
     "parse_reply",
     "prepare_turn",
     "register_page",

@@ -1,15 +1,18 @@
 """The page registry: page modules register themselves when they are imported.
 
 An app lists its page modules once and passes the list to `load_pages` at start.
-A page nobody registered — or no page at all — gets a default config, so a new
-or misspelt `current_page` from the browser never breaks a turn.
+No page at all (no `current_page`, as plain pagechat without an app is used) is the
+page-less default config: no payloads, actions or own tools. A page name nobody
+registered is `UnknownPage` — the routes answer 400 with the known pages — never a
+silent fallback that would hide a misspelt name behind a page without its tools.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..tools.types import ToolConfig
 from .config import (
@@ -22,11 +25,31 @@ from .config import (
     TabConfig,
 )
 
-__all__ = ["clear_pages", "get_page", "get_server_action", "load_pages", "register_page"]
+__all__ = [
+    "UnknownPage",
+    "clear_pages",
+    "get_page",
+    "get_server_action",
+    "load_pages",
+    "page_in",
+    "page_names",
+    "register_page",
+]
 
 logger = logging.getLogger(__name__)
 
 _PAGES: dict[str, PageConfig] = {}
+
+
+class UnknownPage(LookupError):
+    """A request named a page nobody registered (the caller's mistake)."""
+
+    def __init__(self, page: str, known: Iterable[str]) -> None:
+        self.page = page
+        self.known = tuple(known)
+        super().__init__(
+            f"Unknown page {page[:100]!r}; known pages: {', '.join(self.known) or 'none'}"
+        )
 
 
 def register_page(
@@ -64,13 +87,32 @@ def register_page(
 
 
 def get_page(page: str | None) -> PageConfig:
-    """The config of `page`; a default one (no payloads, actions or own tools) when unknown."""
-    if page:
-        config = _PAGES.get(page)
-        if config is not None:
-            return config
-        logger.debug("no config registered for page %r; using the default", page)
-    return PageConfig(page=page or "")
+    """The config of `page`; no page (None or "") is the page-less default config.
+
+    Raises UnknownPage when no page of that name is registered.
+    """
+    if not page:
+        return PageConfig(page="")
+    config = _PAGES.get(page)
+    if config is None:
+        raise UnknownPage(page, page_names())
+    return config
+
+
+def page_in(context: Mapping[str, Any]) -> PageConfig:
+    """The page a request's `context["current_page"]` names (see get_page).
+
+    Anything but a string or null there is an unknown page too.
+    """
+    name = context.get("current_page")
+    if name is not None and not isinstance(name, str):
+        raise UnknownPage(str(name), page_names())
+    return get_page(name)
+
+
+def page_names() -> list[str]:
+    """The registered pages' names, sorted."""
+    return sorted(_PAGES)
 
 
 def get_server_action(page: str | None, action: str) -> ServerAction | None:

@@ -12,7 +12,7 @@ from .config import RESERVED_MARKERS, PageConfig, PayloadConfig
 from .context import render_page_context
 from .neutralize import neutralize_markers
 from .prompt import DEFAULT_BASE_INSTRUCTIONS, build_system_prompt
-from .registry import get_page
+from .registry import page_in
 
 __all__ = ["TurnSetup", "prepare_turn"]
 
@@ -52,10 +52,10 @@ def prepare_turn(
 ) -> TurnSetup:
     """Set up a turn from the page state the browser sent (`ChatRequest.context`).
 
-    `context["current_page"]` picks the page (unknown or missing: the default
-    config) and `context["active_tab"]` the tab.
+    `context["current_page"]` picks the page (missing: the page-less default config;
+    a name nobody registered: UnknownPage) and `context["active_tab"]` the tab.
     """
-    page = get_page(_text(context.get("current_page")))
+    page = page_in(context)
     active_tab = _text(context.get("active_tab"))
     payloads = list(page.payloads_for(active_tab))
     markers = (*(p.parse_marker for p in payloads), *RESERVED_MARKERS)

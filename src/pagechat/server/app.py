@@ -26,6 +26,7 @@ from ..metrics import count_database_errors
 from ..models.base import Model
 from ..models.factory import model_from_settings
 from ..models.redact import install_log_redaction
+from ..pages import UnknownPage
 from ..quotas import MemoryQuotas, QuotaExceeded, Quotas, RedisQuotas
 from ..runs import Draining, RunManager, RunsUnavailable
 from ..runs.redis import RedisRunManager
@@ -139,6 +140,15 @@ def create_app(
             body | {"retry_after": exc.retry_after},
             status_code=429,
             headers={"Retry-After": str(exc.retry_after)},
+        )
+
+    @app.exception_handler(UnknownPage)
+    async def _unknown_page(request: Request, exc: UnknownPage) -> JSONResponse:
+        # Loud, not a fallback: a misspelt page would otherwise chat without its tools.
+        logger.warning("%s %s: %s", request.method, request.url.path, exc)
+        return JSONResponse(
+            {"detail": str(exc), "page": exc.page[:100], "known_pages": list(exc.known)},
+            status_code=400,
         )
 
     @app.exception_handler(RunsUnavailable)

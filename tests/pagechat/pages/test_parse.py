@@ -158,7 +158,7 @@ def test_registered_client_and_server_actions_are_kept(page: PageConfig) -> None
 
 def test_close_chat_is_an_action_of_every_page() -> None:
     text = 'SUGGESTED_ACTIONS: [{"label": "Close", "action": "close_chat", "handler": "client"}]'
-    reply = parse_reply(text, "page-nobody-registered")
+    reply = parse_reply(text, PageConfig(page="a-page-without-actions"))
     assert reply.suggested_actions is not None
     assert [a.action for a in reply.suggested_actions] == ["close_chat"]
 

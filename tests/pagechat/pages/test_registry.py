@@ -8,10 +8,12 @@ import pytest
 
 from pagechat.pages import (
     ServerAction,
+    UnknownPage,
     clear_pages,
     get_page,
     get_server_action,
     load_pages,
+    page_in,
     register_page,
 )
 
@@ -25,12 +27,28 @@ def test_a_registered_page_is_found_by_name() -> None:
     assert get_page("reports") is config
 
 
-def test_an_unknown_or_missing_page_gets_the_default_config() -> None:
-    unknown, missing = get_page("no-such-page"), get_page(None)
-    assert unknown.page == "no-such-page" and missing.page == ""
-    for page in (unknown, missing):
-        assert page.payloads == () and page.tools == () and page.context_budget == 8000
+def test_no_page_gets_the_page_less_default_config() -> None:
+    for page in (get_page(None), get_page("")):
+        assert page.page == "" and page.payloads == () and page.tools == ()
+        assert page.context_budget == 8000
         assert [a.action for a in page.all_client_actions()] == ["close_chat"]
+
+
+def test_a_page_nobody_registered_is_an_error_naming_the_known_pages() -> None:
+    register_page("reports")
+    register_page("edit")
+    with pytest.raises(UnknownPage) as raised:
+        get_page("report")
+    assert raised.value.known == ("edit", "reports")
+    assert str(raised.value) == "Unknown page 'report'; known pages: edit, reports"
+
+
+def test_a_page_name_that_is_not_text_is_an_unknown_page() -> None:
+    register_page("reports")
+    with pytest.raises(UnknownPage, match="known pages: reports"):
+        page_in({"current_page": 42})
+    assert page_in({"current_page": None}).page == ""
+    assert page_in({}).page == ""
 
 
 def test_registering_a_page_again_replaces_it() -> None:
@@ -49,14 +67,16 @@ def test_server_actions_are_found_per_page() -> None:
     register_page("edit", server_actions=[action])
     assert get_server_action("edit", "apply_schema") is action
     assert get_server_action("edit", "other") is None
-    assert get_server_action("reports", "apply_schema") is None
     assert get_server_action(None, "apply_schema") is None
+    with pytest.raises(UnknownPage):
+        get_server_action("reports", "apply_schema")
 
 
 def test_clear_pages_forgets_every_page() -> None:
     register_page("reports", instructions="x")
     clear_pages()
-    assert get_page("reports").instructions == ""
+    with pytest.raises(UnknownPage):
+        get_page("reports")
 
 
 def test_load_pages_imports_the_modules_that_register_pages(

@@ -2,10 +2,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from pagechat.pages import (
     DEFAULT_BASE_INSTRUCTIONS,
     PayloadConfig,
     TabConfig,
+    UnknownPage,
     prepare_turn,
     register_page,
 )
@@ -51,8 +54,8 @@ def test_an_admin_tool_is_offered_to_admins_only() -> None:
     assert "purge_cache" not in _names(user.tools)
 
 
-def test_present_choices_is_offered_on_an_unknown_page() -> None:
-    setup = prepare_turn({"current_page": "nowhere"}, is_admin=False)
+def test_present_choices_is_offered_without_a_page() -> None:
+    setup = prepare_turn({}, is_admin=False)
     assert setup.tools == [PRESENT_CHOICES]
 
 
@@ -73,15 +76,20 @@ def test_payloads_follow_the_active_tab() -> None:
     assert no_tab.markers == ("A:", "SUGGESTED_VALUES:", "SUGGESTED_ACTIONS:")
 
 
-def test_an_unknown_page_gets_a_default_setup_never_an_error() -> None:
-    setup = prepare_turn({"current_page": "brand-new-page", "x": 1}, is_admin=False)
-    assert setup.page.page == "brand-new-page" and setup.payloads == []
-    assert 'The user is on the "brand-new-page" page.' in setup.system_prompt
+def test_a_page_nobody_registered_is_refused_never_a_silent_default() -> None:
+    register_page("edit")
+    with pytest.raises(UnknownPage, match="Unknown page 'brand-new-page'; known pages: edit"):
+        prepare_turn({"current_page": "brand-new-page", "x": 1}, is_admin=False)
 
 
-def test_a_page_name_that_is_not_text_counts_as_no_page() -> None:
-    setup = prepare_turn({"current_page": 42, "active_tab": ["x"]}, is_admin=False)
-    assert (setup.page.page, setup.active_tab) == ("", None)
+def test_a_page_name_that_is_not_text_is_refused() -> None:
+    with pytest.raises(UnknownPage):
+        prepare_turn({"current_page": 42}, is_admin=False)
+
+
+def test_a_turn_without_a_page_gets_the_page_less_setup() -> None:
+    setup = prepare_turn({"x": 1, "active_tab": ["x"]}, is_admin=False)
+    assert (setup.page.page, setup.active_tab, setup.payloads) == ("", None, [])
 
 
 def test_the_context_text_used_is_returned_for_audit() -> None:

@@ -13,6 +13,7 @@ from pydantic import TypeAdapter
 
 from pagechat.agui import conversation_for_thread
 from pagechat.models import tool_call
+from pagechat.pages import clear_pages, register_page
 from pagechat.tools import ToolConfig, ToolContext, clear_tools, register_tool
 from tests.support.harness import ALICE, AUTH_A, AUTH_B, Harness, harness
 
@@ -23,8 +24,11 @@ QUERY = {"type": "object", "properties": {"q": {"type": "string"}}, "required": 
 @pytest.fixture
 def _tools() -> Iterator[None]:
     clear_tools()
+    clear_pages()
+    register_page("ledger")
     yield
     clear_tools()
+    clear_pages()
 
 
 @pytest.fixture
@@ -215,3 +219,15 @@ async def test_no_token_is_401_and_a_bad_input_is_422(h: Harness) -> None:
     assert not_agui.status_code == 422
     blank = await h.client.post("/api/agui/ledger", json=_input("   "), headers=AUTH_A)
     assert blank.status_code == 422
+
+
+async def test_a_page_nobody_registered_is_400_naming_the_known_pages(
+    h: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    response = await h.client.post("/api/agui/ledgre", json=_input(), headers=AUTH_A)
+
+    assert response.status_code == 400
+    assert response.json()["known_pages"] == ["ledger"]
+    assert "Unknown page 'ledgre'" in caplog.text
+    listed = await h.client.get("/api/conversations", headers=AUTH_A)
+    assert listed.json()["items"] == []  # refused before anything was stored

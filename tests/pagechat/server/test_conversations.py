@@ -112,8 +112,8 @@ async def test_a_stored_answer_holds_everything_the_live_one_showed(
 async def test_the_page_context_audit_reaches_admins_only(
     client: httpx.AsyncClient, alice: Account, admin: Account
 ) -> None:
-    # A page nobody registers: the default context builder, whatever other tests registered.
-    context = {"current_page": "pagechat-audit-test", "report_id": 42}
+    # No page: the default context builder, whatever other tests registered.
+    context = {"report_id": 42}
     mine = await _chat(client, alice, "What is on this page?", context=context)
     theirs = await _chat(client, admin, "What is on this page?", context=context)
 

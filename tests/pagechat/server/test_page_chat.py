@@ -230,11 +230,46 @@ async def test_an_over_budget_context_is_cut_with_a_note_and_kept_for_audit(h: H
     )
 
 
-async def test_an_unknown_page_gets_a_default_config(h: Harness) -> None:
+async def test_a_turn_without_a_page_gets_the_global_tools_only(h: Harness) -> None:
     model = h.script(["fine"])
-    _, fs = await h.chat("hi", context={"current_page": "no_such_page"})
+    _, fs = await h.chat("hi", context={})
     assert fs[-1].type == "complete"
     assert [t.name for t in model.requests[0].tools] == ["global_lookup", "present_choices"]
+
+
+async def test_a_misspelt_page_is_400_listing_the_known_pages_and_warned(
+    h: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    model = h.script(["never sent"])
+    response = await h.client.post(
+        "/api/chat/stream",
+        json={"message": "hi", "context": {"current_page": "editr"}},
+        headers=AUTH_A,
+    )
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["page"] == "editr"
+    assert body["known_pages"] == ["editor"]
+    assert "Unknown page 'editr'" in body["detail"]
+    assert model.requests == []
+    assert "Unknown page 'editr'" in caplog.text
+
+
+async def test_an_action_on_a_misspelt_page_is_400(h: Harness) -> None:
+    conv = await _conversation(h)
+    r = await h.client.post(
+        "/api/chat/actions",
+        json={
+            "conversation_id": conv,
+            "action": "apply_schema",
+            "data": {},
+            "context": {"current_page": "nope"},
+        },
+        headers=AUTH_A,
+    )
+    assert r.status_code == 400
+    assert r.json()["known_pages"] == ["editor"]
 
 
 # --- server actions -------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, status
 
-from ...pages import ActionContext, get_page
+from ...pages import ActionContext, page_in
 from ...protocol import ActionRequest, ActionResult
 from ...store.base import ConversationNotFound
 from ...tools.execute import schema_error
@@ -46,8 +46,7 @@ async def run_action(
     turn what the user applied. The handler gets the request's database session
     (`ActionContext.session`) and commits what it writes.
     """
-    page_name = body.context.get("current_page")
-    page = get_page(page_name if isinstance(page_name, str) else None)
+    page = page_in(body.context)  # a page nobody registered: 400 (UnknownPage)
     action = page.server_action(body.action)
     if action is None:
         raise HTTPException(

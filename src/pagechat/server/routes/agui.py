@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from sse_starlette import EventSourceResponse
 
 from ...agui import AguiTranslator, conversation_for_thread
+from ...pages import get_page
 from ...protocol import ChatRequest
 from ...runs import Run, RunManager
 from ...store.base import ConversationNotFound
@@ -69,6 +70,7 @@ async def agui_run(
     request: Request,
 ) -> EventSourceResponse:
     """Answer the thread's last user message, streaming AG-UI events (SSE)."""
+    get_page(page)  # before anything is stored: a page nobody registered is 400 (UnknownPage)
     text = _last_user_text(body)
     state = body.state if isinstance(body.state, dict) else {}
     conversation_id = conversation_for_thread(owner_id=user.id, thread_id=body.thread_id)
