@@ -55,8 +55,8 @@ run: setup web
 # --- test ------------------------------------------------------------------------
 
 lint: setup
-	$(BIN)/ruff check src tests bench web/e2e
-	$(BIN)/ruff format --check src tests bench web/e2e
+	$(BIN)/ruff check src tests bench web/e2e examples
+	$(BIN)/ruff format --check src tests bench web/e2e examples
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
