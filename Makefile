@@ -66,6 +66,7 @@ test-py: setup system-packages
 test-web: setup web/node_modules/.installed chromium
 	cd web && npm run check:types
 	cd web && npm run check:horizon-types
+	cd web && npm run check:payload-types
 	cd web && npm run typecheck
 	cd web && npm run lint
 	cd web && npm test

@@ -142,6 +142,7 @@ CHECKED: dict[tuple[str, str], Route] = {
     ("GET", "/api/auth/me"): Route("GET", "/api/auth/me", stranger="own"),
     ("POST", "/api/auth/logout"): Route("POST", "/api/auth/logout", stranger="own"),
     ("GET", "/api/conversations"): Route("GET", "/api/conversations", stranger="own"),
+    ("GET", "/api/pages"): Route("GET", "/api/pages", stranger="own"),
     ("POST", "/api/chat/stream"): Route(
         "POST",
         "/api/chat/stream",

@@ -376,3 +376,11 @@ async def test_an_action_on_another_users_conversation_is_404(h: Harness) -> Non
         headers=AUTH_B,
     )
     assert r.status_code == 404 and applied == []
+
+
+async def test_the_registered_pages_are_listed_for_a_signed_in_user(h: Harness) -> None:
+    listed = await h.client.get("/api/pages", headers=AUTH_A)
+    anonymous = await h.client.get("/api/pages")
+
+    assert listed.json() == {"pages": ["editor"]}
+    assert anonymous.status_code == 401

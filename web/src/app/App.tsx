@@ -2,12 +2,13 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { createChatApi } from "../chat";
 import { forgetChat, forgetOldToken } from "./auth";
 import { LoginForm } from "./LoginForm";
+import type { ShellApp } from "./shellApp";
 import { SignedIn } from "./SignedIn";
 
 type Session = "checking" | "signed-out" | "signed-in";
 
-/** The shell: a login form, then the app the server runs. The session is a cookie. */
-export function App() {
+/** The shell: a login form, then the one of `apps` the server runs. The session is a cookie. */
+export function App({ apps }: { apps: readonly ShellApp[] }) {
   const api = useMemo(() => createChatApi({ getToken: () => null }), []);
   const [session, setSession] = useState<Session>("checking");
   useEffect(() => {
@@ -37,5 +38,5 @@ export function App() {
       </p>
     );
   if (session === "signed-out") return <LoginForm onLogin={signIn} />;
-  return <SignedIn token={null} onSignOut={signOut} />;
+  return <SignedIn apps={apps} token={null} onSignOut={signOut} />;
 }

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from "react";
 import { ChatTray, createChatApi, type ClientActions, type PayloadHandlers } from "../chat";
 import { registerAppPayloads } from "./payloads";
 import { asProposal, ProposalCard } from "./ProposalCard";
+import type { ShellApp } from "./shellApp";
 
 interface Project {
   name: string;
@@ -110,3 +111,6 @@ export function DemoPage({ token, onSignOut }: { token: string | null; onSignOut
     </div>
   );
 }
+
+/** The chat tray's own demo (the scripted server of its browser tests registers "demo"). */
+export const DEMO_APP: ShellApp = { name: "demo", pages: ["demo"], Component: DemoPage };

@@ -1,16 +1,22 @@
-import { HorizonApp } from "../horizon/HorizonApp";
-import { DemoPage } from "./DemoPage";
-import { useServerApp } from "./serverApp";
+import { PlainChat } from "./PlainChat";
+import { useServerApp, type ShellApp } from "./shellApp";
 
-/** The app the server runs, for a signed-in user: Horizon, or pagechat's demo page. */
-export function SignedIn({ token, onSignOut }: { token: string | null; onSignOut: () => void }) {
-  const app = useServerApp(token, onSignOut);
-  if (app === "checking")
+export interface SignedInProps {
+  apps: readonly ShellApp[];
+  token: string | null;
+  onSignOut: () => void;
+}
+
+/** The app the server runs, for a signed-in user; a page-less chat when it runs none of them. */
+export function SignedIn({ apps, token, onSignOut }: SignedInProps) {
+  const found = useServerApp(apps, token, onSignOut);
+  if (found.status === "checking")
     return (
       <p className="app-loading" role="status">
         Loading…
       </p>
     );
-  if (app === "demo") return <DemoPage token={token} onSignOut={onSignOut} />;
-  return <HorizonApp token={token} onSignOut={onSignOut} />;
+  if (found.app === null) return <PlainChat token={token} onSignOut={onSignOut} />;
+  const { Component } = found.app;
+  return <Component token={token} onSignOut={onSignOut} />;
 }

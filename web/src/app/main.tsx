@@ -1,5 +1,6 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { APPS } from "../apps";
 import { App } from "./App";
 import "./app.css";
 
@@ -7,6 +8,6 @@ const root = document.getElementById("root");
 if (root === null) throw new Error("no #root element");
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <App apps={APPS} />
   </StrictMode>,
 );

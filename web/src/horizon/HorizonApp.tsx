@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
+import type { ShellApp } from "../app/shellApp";
 import { createChatApi } from "../chat";
 import { Layout } from "../app/Layout";
 import { PageChatHost } from "../app/pageChat";
@@ -7,6 +8,7 @@ import { createHorizonApi } from "./api";
 import { ModelNotice } from "./components/ModelNotice";
 import { registerHorizonPayloads } from "./globalPayloads";
 import { HorizonApiContext } from "./HorizonContext";
+import { HORIZON_PAGES } from "./generated/api";
 import { paths } from "./paths";
 import { resolveRoute } from "./routes";
 import { useAssistantModel } from "./useAssistantModel";
@@ -61,3 +63,5 @@ export function HorizonApp({ token, onSignOut }: HorizonAppProps) {
     </HorizonApiContext.Provider>
   );
 }
+
+export const HORIZON_APP: ShellApp = { name: "horizon", pages: Object.keys(HORIZON_PAGES), Component: HorizonApp };
