@@ -32,7 +32,7 @@ def test_a_module_alone_means_its_create_app(app_dir: Path) -> None:
 
 
 def test_a_module_not_on_the_path_says_how_to_make_it_importable() -> None:
-    with pytest.raises(AppNotFound, match="no module named 'not_here'.*PYTHONPATH"):
+    with pytest.raises(AppNotFound, match=r"no module named 'not_here'.*PYTHONPATH"):
         load_app_factory("not_here.app:create_app")
 
 

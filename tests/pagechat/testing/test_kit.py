@@ -68,7 +68,9 @@ async def test_another_user_sees_none_of_the_first_users_conversations() -> None
         app.script("mine")
         turn = await app.client.chat("hello")
         bob = await app.add_user("bob@example.com")
-        theirs = await app.http.get(f"/api/conversations/{turn.conversation_id}", headers=bob.headers)
+        theirs = await app.http.get(
+            f"/api/conversations/{turn.conversation_id}", headers=bob.headers
+        )
         mine = await app.http.get(
             f"/api/conversations/{turn.conversation_id}", headers=app.account.headers
         )
