@@ -11,14 +11,19 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .quotas import QuotaSettings
 
-__all__ = ["ProviderName", "Settings", "get_settings"]
+__all__ = ["Environment", "ProviderName", "Settings", "get_settings"]
 
 ProviderName = Literal["anthropic", "openai", "offline"]
+Environment = Literal["development", "production"]
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
 
+    env: Environment = Field(default="production", alias="PAGECHAT_ENV")
+    """`development` serves the generated API docs (`/docs`, `/openapi.json`) to anyone
+    who reaches the server; `production` (the default, so a deployment that forgets it is
+    safe) serves none."""
     database_url: str = Field(default="sqlite+aiosqlite:///./pagechat.db", alias="DATABASE_URL")
     redis_url: str | None = Field(default=None, alias="REDIS_URL")
     """Shared run logs, cancels and quotas for several workers; unset: one process, in memory."""

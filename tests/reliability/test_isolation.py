@@ -41,7 +41,8 @@ FRAMEWORK_DOCS = {
     ("GET", "/docs/oauth2-redirect"),
     ("GET", "/redoc"),
 }
-"""FastAPI's generated API docs; see test_the_generated_api_docs_need_a_token."""
+"""FastAPI's generated API docs (development only); see
+test_the_generated_api_docs_are_not_served_in_production."""
 
 
 # --- the world: Alice's conversation, a finished run and a live one ---------------
@@ -218,16 +219,19 @@ async def test_every_route_is_public_or_checked(live: Live) -> None:
     assert set(CHECKED) <= routes, f"CHECKED names routes the app lacks: {set(CHECKED) - routes}"
 
 
-async def test_the_generated_api_docs_need_a_token(live: Live) -> None:
-    # Asked for whether or not the app serves them: a stranger learns nothing either way.
-    # (The web UI answers unknown paths with its page, so 200 is fine if no API shows.)
+async def test_the_generated_api_docs_are_not_served_in_production(live: Live) -> None:
+    # PAGECHAT_ENV is production by default: no docs route exists, and each docs path is
+    # the web UI's page (it answers unknown paths; a file it lacks is 404), token or not.
+    assert _app_routes(live) & FRAMEWORK_DOCS == set()
+    index = (await live.client.get("/")).text
+    assert "id=root" in index
     for method, path in sorted(FRAMEWORK_DOCS):
-        response = await live.client.request(method, path)
-        where = f"{method} {path}: {response.status_code}"
-        assert response.status_code in (200, 401, 404), where
-        text = response.text.lower()
-        assert "swagger" not in text and "redoc" not in text and '"openapi"' not in text, where
-        assert "/api/conversations" not in text, where
+        for headers in ({}, live.alice.headers):
+            response = await live.client.request(method, path, headers=headers)
+            assert (response.status_code, response.text) in [
+                (200, index),
+                (404, '{"detail":"Not Found"}'),
+            ], f"{method} {path}"
 
 
 async def test_admin_only_routes_refuse_users_and_strangers(live: Live) -> None:

@@ -68,6 +68,7 @@ def create_app(
     metrics_token: str | None = None,
     tracer: Tracer | None = None,
     quotas: Quotas | None = None,
+    api_docs: bool = False,
 ) -> FastAPI:
     """Build the app. Everything it needs is passed in, so tests can wire real parts freely.
 
@@ -77,7 +78,8 @@ def create_app(
 
     `metrics_token` lets a Prometheus scraper read `/metrics` (admins always can);
     `tracer` (see `pagechat.tracing`) traces every answer; `quotas` limits each
-    user's turns (none: unlimited).
+    user's turns (none: unlimited). `api_docs` serves FastAPI's generated docs at
+    `/docs` and `/openapi.json`, with no token: for development only (`PAGECHAT_ENV`).
 
     `on_startup` hooks run, in order, before the first request; `on_shutdown` hooks
     after the live runs have been stopped (and stored).
@@ -100,14 +102,15 @@ def create_app(
             for hook in on_shutdown:
                 await hook()
 
-    # No generated docs: every route but login and health needs a token (DESIGN §3).
+    # Generated docs only in development: every route but login and health needs a token
+    # (DESIGN §3), and the docs would tell a stranger every route there is.
     app = FastAPI(
         title="pagechat",
         version="0.1.0",
         lifespan=lifespan,
-        docs_url=None,
+        docs_url="/docs" if api_docs else None,
         redoc_url=None,
-        openapi_url=None,
+        openapi_url="/openapi.json" if api_docs else None,
     )
     app.state.runs = run_manager
     app.state.chat = ChatService(
@@ -322,4 +325,5 @@ def create_app_from_settings(
         metrics_token=settings.metrics_token,
         tracer=configure_tracing() if settings.otel_tracing else None,
         quotas=_quotas(settings),
+        api_docs=settings.env == "development",
     )

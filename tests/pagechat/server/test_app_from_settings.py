@@ -143,3 +143,26 @@ async def test_the_web_ui_is_served_with_client_side_routes(
     assert missing_api.status_code == 404
     assert missing_api.json() == {"detail": "Not Found"}
     assert health.json()["status"] == "ok"
+
+
+async def test_the_api_docs_are_served_in_development_only(
+    sqlite_url: str, tmp_path: Path, web_dir: Path
+) -> None:
+    answers = {}
+    for env in ("development", "production"):
+        settings = _settings(sqlite_url, tmp_path, PAGECHAT_WEB_DIR=web_dir, PAGECHAT_ENV=env)
+        app = create_app_from_settings(settings, model=FunctionModel(lambda _r: ""))
+        async with _running(app) as client:
+            answers[env] = (await client.get("/docs"), await client.get("/openapi.json"))
+
+    docs, schema = answers["development"]
+    assert docs.status_code == 200 and "swagger-ui" in docs.text
+    assert "/api/chat/stream" in schema.json()["paths"]
+    docs, schema = answers["production"]
+    # The web UI answers every other path with its page: no docs, no schema.
+    assert "swagger" not in docs.text.lower() and "id=root" in docs.text
+    assert "/api/chat/stream" not in schema.text
+
+
+def test_production_is_the_default_environment() -> None:
+    assert Settings.model_validate({}).env == "production"
