@@ -26,14 +26,14 @@ from pagechat.tools import ToolConfig, ToolContext, ToolProgress, register_tool
 from tests.conftest import PASSWORD
 from tests.fakes import anthropic_server as fa
 from tests.fakes import openai_server as fo
-from tests.pagechat.server.test_crash_recovery import (
-    _first_text,
-    _seed_user,
-    _server,
-    _until_checkpointed,
-    crash_env,
-)
 from tests.reliability.conftest import Live, assert_nothing_left_running
+from tests.support.crash import (
+    crash_env,
+    crash_server,
+    first_text,
+    seed_user,
+    until_checkpointed,
+)
 
 QUERY = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 TOOL_TIMEOUT = 0.2
@@ -392,11 +392,11 @@ async def test_a_server_killed_mid_run_restarts_with_the_partial_answer_interrup
     tmp_path: Path,
 ) -> None:
     database_url = f"sqlite+aiosqlite:///{tmp_path}/pagechat.db"
-    await _seed_user(database_url)
+    await seed_user(database_url)
     env = crash_env(database_url, tmp_path)
 
     async with (
-        _server(env, tmp_path) as (base, proc),
+        crash_server(env, tmp_path) as (base, proc),
         httpx.AsyncClient(base_url=base, timeout=10) as client,
     ):
         login = await client.post(
@@ -410,13 +410,13 @@ async def test_a_server_killed_mid_run_restarts_with_the_partial_answer_interrup
                 doomed.headers["x-run-id"],
                 doomed.headers["x-conversation-id"],
             )
-            assert await _first_text(doomed) == "The first words of a long answer"
-            await _until_checkpointed(client, conversation_id, headers)
+            assert await first_text(doomed) == "The first words of a long answer"
+            await until_checkpointed(client, conversation_id, headers)
             proc.kill()  # SIGKILL: no shutdown hook runs
             await proc.wait()
 
     async with (
-        _server(env, tmp_path) as (base, _proc),
+        crash_server(env, tmp_path) as (base, _proc),
         httpx.AsyncClient(base_url=base, timeout=10) as client,
     ):
         # The client comes back with the run it was following: a clear 404, not a hang.

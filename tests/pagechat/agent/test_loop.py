@@ -91,13 +91,15 @@ async def test_one_tool_result_goes_back_to_the_model() -> None:
 
 
 async def test_two_tools_in_one_turn_run_in_the_order_asked() -> None:
-    # The first call is the slower one: run side by side, the second would finish first.
-    delays = {"first": 0.05, "second": 0.0}
+    # The first call gives way to the event loop many times before it ends: run side by
+    # side, the second would start (and end) meanwhile. No wall time is involved.
+    yields = {"first": 20, "second": 0}
     trace: list[str] = []
 
     async def slow(params: dict[str, Any], ctx: ToolContext) -> str:
         trace.append(f"start {params['q']}")
-        await asyncio.sleep(delays[params["q"]])
+        for _ in range(yields[params["q"]]):
+            await asyncio.sleep(0)
         trace.append(f"end {params['q']}")
         return str(params["q"])
 

@@ -66,18 +66,23 @@ async def test_another_users_run_is_not_found() -> None:
 
 
 async def test_finished_runs_are_kept_for_the_retention_time_then_dropped() -> None:
-    runs = RunManager(retain_seconds=0.05)
+    runs = RunManager(retain_seconds=600)
 
     async def body(run: Run) -> None:
         run.emit(CompleteEvent(payload=ChatResponsePayload(message="")))
 
-    first = runs.start(owner_id="a", conversation_id=None, body=body)
-    await first.task  # type: ignore[misc]
-    assert runs.get(first.id, owner_id="a") is first
-    await asyncio.sleep(0.06)
+    kept = runs.start(owner_id="a", conversation_id=None, body=body)
+    dropped = runs.start(owner_id="a", conversation_id=None, body=body)
+    await asyncio.gather(kept.task, dropped.task)  # type: ignore[arg-type]
+    # Time is driven, not waited for: the runs ended this long ago.
+    assert kept.finished_at is not None and dropped.finished_at is not None
+    kept.finished_at -= 599
+    dropped.finished_at -= 601
     runs.start(owner_id="a", conversation_id=None, body=body)  # starting a run sweeps
+
+    assert runs.get(kept.id, owner_id="a") is kept
     with pytest.raises(RunNotFound):
-        runs.get(first.id, owner_id="a")
+        runs.get(dropped.id, owner_id="a")
 
 
 def test_default_retention_is_at_least_five_minutes() -> None:
