@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from . import defaults
 from .quotas import QuotaSettings
 
 __all__ = ["Environment", "ProviderName", "Settings", "get_settings"]
@@ -60,11 +61,13 @@ class Settings(BaseSettings):
 
     provider: ProviderName | None = Field(default=None, alias="PAGECHAT_PROVIDER")
     model: str | None = Field(default=None, alias="PAGECHAT_MODEL")
-    max_tokens: int = Field(default=4096, alias="PAGECHAT_MAX_TOKENS")
+    max_tokens: int = Field(default=defaults.MAX_TOKENS, alias="PAGECHAT_MAX_TOKENS")
     temperature: float | None = Field(default=None, alias="PAGECHAT_TEMPERATURE")
-    max_iterations: int = Field(default=5, alias="PAGECHAT_MAX_ITERATIONS")
-    history_budget: int = Field(default=24_000, alias="PAGECHAT_HISTORY_BUDGET")
-    checkpoint_seconds: float = Field(default=1.0, alias="PAGECHAT_CHECKPOINT_SECONDS")
+    max_iterations: int = Field(default=defaults.MAX_ITERATIONS, alias="PAGECHAT_MAX_ITERATIONS")
+    history_budget: int = Field(default=defaults.HISTORY_BUDGET, alias="PAGECHAT_HISTORY_BUDGET")
+    checkpoint_seconds: float = Field(
+        default=defaults.CHECKPOINT_SECONDS, alias="PAGECHAT_CHECKPOINT_SECONDS"
+    )
     """How often running answers are saved, so a killed server keeps them (0: never)."""
     anthropic_api_key: str | None = Field(default=None, alias="ANTHROPIC_API_KEY")
     anthropic_base_url: str | None = Field(default=None, alias="ANTHROPIC_BASE_URL")

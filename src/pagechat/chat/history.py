@@ -14,12 +14,13 @@ import json
 import re
 from collections.abc import Sequence
 
+from .. import defaults
 from ..models.base import AssistantTurn, ModelMessage, UserTurn
 from ..protocol import MessagePublic, ToolHistoryEntry
 
 __all__ = ["DEFAULT_HISTORY_BUDGET", "PAYLOAD_CHARS", "TOOL_OUTPUT_CHARS", "build_history"]
 
-DEFAULT_HISTORY_BUDGET = 24_000
+DEFAULT_HISTORY_BUDGET = defaults.HISTORY_BUDGET
 """Characters of earlier conversation sent with each turn."""
 
 TOOL_OUTPUT_CHARS = 600

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from opentelemetry.trace import Tracer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from .. import defaults
 from ..agent import (
     AgentComplete,
     AgentError,
@@ -70,15 +71,15 @@ DEFAULT_BASE_INSTRUCTIONS = (
 
 @dataclass(frozen=True)
 class ChatConfig:
-    max_iterations: int = 5
-    max_tokens: int = 4096
+    max_iterations: int = defaults.MAX_ITERATIONS
+    max_tokens: int = defaults.MAX_TOKENS
     temperature: float | None = None
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     base_instructions: str = DEFAULT_BASE_INSTRUCTIONS
     history_budget: int = DEFAULT_HISTORY_BUDGET
     context_warning_ratio: float = 0.7
     """Warn in the `complete` payload when the prompt passes this share of the context window."""
-    checkpoint_seconds: float | None = 1.0
+    checkpoint_seconds: float | None = defaults.CHECKPOINT_SECONDS
     """How often running answers are saved, so a killed process keeps them; None: never."""
     coalesce_seconds: float = DEFAULT_WINDOW
     """Text deltas within this window of the last text event are merged into one (0: never)."""

@@ -1,0 +1,24 @@
+"""Defaults of the knobs both code and environment set: one home for each value.
+
+`ChatConfig` (what `create_app` uses when given no config) and `Settings` (the
+environment, what `pagechat serve` uses) both start from these, so the two never
+disagree. Depends on nothing, so any layer may read it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CHECKPOINT_SECONDS",
+    "HISTORY_BUDGET",
+    "MAX_ITERATIONS",
+    "MAX_TOKENS",
+]
+
+MAX_ITERATIONS = 5
+"""Model calls with tools in one turn; then one more without tools to sum up."""
+MAX_TOKENS = 4096
+"""Output tokens of one model call."""
+HISTORY_BUDGET = 24_000
+"""Characters of earlier turns sent with a new one (the newest that fit)."""
+CHECKPOINT_SECONDS = 1.0
+"""How often running answers are saved, so a killed process keeps them."""
