@@ -51,4 +51,4 @@ async def test_the_page_name_is_checked() -> None:
         turn = await app.client.chat("hi", page="note")
 
     assert turn.status_code == 400
-    assert turn.response.json()["known_pages"] == ["notes"]
+    assert "notes" in turn.response.json()["known_pages"]

@@ -9,8 +9,10 @@ import httpx
 import pytest
 from redis.asyncio import Redis
 
+import pagechat.pages.registry
 from pagechat.identity import Principal
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem
+from pagechat.pages import register_page
 from pagechat.quotas import (
     MemoryQuotas,
     QuotaExceeded,
@@ -111,7 +113,11 @@ async def test_a_message_over_the_roles_length_limit_is_refused_with_a_422() -> 
     assert admin.status_code == 200  # the admin role has its own policy
 
 
-async def test_the_ag_ui_endpoint_is_under_the_same_quotas() -> None:
+async def test_the_ag_ui_endpoint_is_under_the_same_quotas(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pagechat.pages.registry, "_PAGES", {})  # gone after the test
+    register_page("home")
     quotas = MemoryQuotas(QuotaSettings(user=QuotaPolicy(turns_per_minute=1)))
     body = {
         "threadId": "t1",
