@@ -37,7 +37,7 @@ def plan(s: Situation) -> Step:
     """The next step. Calls the model may not make (a tool not offered, one already made
     with the same input, or any after the round limit) are never planned: the situation
     is then replanned without calls, so every turn ends."""
-    ask = recognise(s.message)
+    ask = recognise(s.message, s.page_name, s.page.tab or "")
     step = _HANDLERS[ask.kind](s, ask)
     if step.calls and not all(_allowed(s, c.name, c.input) for c in step.calls):
         step = _HANDLERS[ask.kind](s.without_calls(), ask)
