@@ -142,6 +142,10 @@ CHECKED: dict[tuple[str, str], Route] = {
     ("GET", "/api/auth/me"): Route("GET", "/api/auth/me", stranger="own"),
     ("POST", "/api/auth/logout"): Route("POST", "/api/auth/logout", stranger="own"),
     ("GET", "/api/conversations"): Route("GET", "/api/conversations", stranger="own"),
+    # Words of Alice's answers: another user's search finds none of her conversations.
+    ("GET", "/api/conversations/search"): Route(
+        "GET", "/api/conversations/search?q=done", stranger="own"
+    ),
     ("POST", "/api/chat/stream"): Route(
         "POST",
         "/api/chat/stream",

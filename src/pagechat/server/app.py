@@ -38,7 +38,16 @@ from ..store.tables import utcnow
 from ..tracing import configure_tracing
 from .headers import SecurityHeaders
 from .limits import BodySizeLimit
-from .routes import actions, agui, auth, chat, conversations, health, metrics
+from .routes import (
+    actions,
+    agui,
+    auth,
+    chat,
+    conversation_search,
+    conversations,
+    health,
+    metrics,
+)
 from .static import SpaStaticFiles
 
 __all__ = ["StartupHook", "create_app", "create_app_from_settings"]
@@ -168,6 +177,7 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(agui.router)
     app.include_router(actions.router)
+    app.include_router(conversation_search.router)
     app.include_router(conversations.router)
     app.include_router(metrics.router)
     for router in routers:
