@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import lookups, proposals
+from . import charts, lookups, proposals
 from .asks import Ask, AskKind, recognise
 from .compare import compare
-from .replies import cannot, fallback, help_reply
+from .replies import fallback, help_reply
 from .situation import Situation, Step
 
 Handler = Callable[[Situation, Ask], Step]
@@ -29,8 +29,8 @@ _HANDLERS: dict[AskKind, Handler] = {
     "list_streams": lookups.list_streams,
     "stream_details": lookups.stream_details,
     "search_pubmed": lookups.search_pubmed,
-    "chart_report": lambda s, ask: cannot(s, "chart_report", "draw a chart"),
-    "chart_stream": lambda s, ask: cannot(s, "chart_stream", "draw a chart"),
+    "chart_report": charts.chart_report,
+    "chart_stream": charts.chart_stream,
     "other": lambda s, ask: fallback(s),
 }
 

@@ -36,7 +36,7 @@ def _help_options(s: Situation) -> list[tuple[str, str]]:
             ("Check my draft", "Validate my draft"),
         ]
     if page == "reports":
-        options = [("Summarise", "Summarise this report")]
+        options = [("Summarise", "Summarise this report"), ("Chart it", "Chart this report")]
         if len(s.page.items(Label.ARTICLES)) >= 2:
             options.append(("Compare top articles", "Compare the top two articles"))
         return [*options, ("Search my reports", "Search my reports for immunotherapy")]

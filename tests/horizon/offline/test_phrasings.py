@@ -72,6 +72,8 @@ STREAMS = [
     ("How is stream 1 configured?", "tool:get_stream_details"),
     ("Anything recent on sickle cell gene therapy?", "tool:search_pubmed"),
     ("I'd like to read the latest literature about long covid", "tool:search_pubmed"),
+    ("Is stream 1 growing?", "tool:chart_stream"),
+    ("Graph stream 3 over time", "tool:chart_stream"),
 ]
 NEW_STREAM = [
     ("Fill in the form for me", "card:stream_template"),
@@ -99,6 +101,7 @@ EDIT_STREAM = [
     ("Suggest buckets", "presentation", "card:presentation_categories"),
     ("Does this look right?", "semantic", "card:validation_results"),
     ("Is anything wrong with my setup?", "retrieval", "card:validation_results"),
+    ("How has the number of articles changed over time?", "semantic", "tool:chart_stream"),
 ]
 REPORTS = [
     ("What's worth reading here?", "tool:get_report_summary"),
@@ -112,6 +115,10 @@ REPORTS = [
     ("Have my past reports covered melanoma?", "tool:search_articles_in_reports"),
     ("Which of my reports mention PD-1?", "tool:search_articles_in_reports"),
     (f"What did PMID {REPORT_PMIDS[2]} find?", "tool:get_pubmed_article"),
+    ("Plot the categories", "tool:chart_report"),
+    ("How old are these papers?", "tool:chart_report"),
+    ("Can I see a breakdown by year?", "tool:chart_report"),
+    ("Visualise it", "tool:chart_report"),
 ]
 ARTICLES = [
     ("Explain it like I'm five", "tool:get_pubmed_article"),
@@ -150,6 +157,16 @@ async def test_a_phrasing_leads_to_the_right_tool_or_card(
     turn = await converse(message, context)
     assert _outcome(turn) == outcome
     assert OFFLINE_NOTE not in turn.message
+
+
+async def test_a_chart_ask_on_the_reports_page_shows_the_chart_and_its_counts() -> None:
+    turn = await converse("How are the articles distributed?", REPORTS_PAGE)
+
+    assert turn.calls == [("chart_report", {"report_id": REPORT_ID})]
+    assert turn.results[0].payload is not None
+    assert turn.results[0].payload["type"] == "chart"
+    assert "per category and per publication year" in turn.message
+    assert f"Per category: Trials {len(REPORT_PMIDS)}" in turn.message
 
 
 @pytest.mark.parametrize(
