@@ -1,4 +1,4 @@
-"""Chart tools: a report per category and per year, a stream over time, as checked chart payloads."""
+"""Chart tools: a report per category and per year, a stream over time, as chart payloads."""
 
 from __future__ import annotations
 

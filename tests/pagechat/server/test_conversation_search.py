@@ -14,9 +14,7 @@ async def _conversation(client: httpx.AsyncClient, who: Account, message: str) -
     return response.headers["X-Conversation-Id"]
 
 
-async def _search(
-    client: httpx.AsyncClient, who: Account, q: str, **params: object
-) -> httpx.Response:
+async def _search(client: httpx.AsyncClient, who: Account, q: str, **params: int) -> httpx.Response:
     return await client.get(
         "/api/conversations/search", params={"q": q, **params}, headers=who.headers
     )
@@ -75,7 +73,7 @@ async def test_search_syntax_is_plain_text_never_an_error(
 
 @pytest.mark.parametrize("params", [{"q": ""}, {"q": "x" * 201}, {"q": "x", "limit": 51}, {}])
 async def test_an_empty_or_oversized_query_is_a_422(
-    client: httpx.AsyncClient, alice: Account, params: dict[str, object]
+    client: httpx.AsyncClient, alice: Account, params: dict[str, str | int]
 ) -> None:
     response = await client.get("/api/conversations/search", params=params, headers=alice.headers)
 

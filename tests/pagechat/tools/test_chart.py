@@ -30,7 +30,11 @@ BARS: dict[str, Any] = {
 
 
 def test_an_altair_chart_with_inline_data_is_accepted() -> None:
-    spec = alt.Chart(alt.Data(values=[{"c": "Trials", "n": 4}])).mark_bar().encode(x="c:N", y="n:Q")
+    spec = (
+        alt.Chart(alt.InlineData(values=[{"c": "Trials", "n": 4}]))
+        .mark_bar()
+        .encode(x="c:N", y="n:Q")
+    )
 
     payload = chart_payload(spec.to_dict(), title="Articles per category")
 
