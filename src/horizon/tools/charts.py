@@ -30,7 +30,7 @@ def _bars(rows: list[dict[str, Any]], field: str, title: str, sort: str | list[s
         .mark_bar()
         .encode(
             x=alt.X(f"{field}:N", sort=sort, title=None, axis=alt.Axis(labelAngle=-30)),
-            y=alt.Y("articles:Q", title="Articles"),
+            y=alt.Y("articles:Q", title="Articles", axis=alt.Axis(tickMinStep=1)),
             tooltip=[f"{field}:N", "articles:Q"],
         )
         .properties(width=260, height=180)
@@ -93,7 +93,7 @@ async def chart_stream(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
         .mark_line(point=True)
         .encode(
             x=alt.X("date:T", title="Report date"),
-            y=alt.Y("articles:Q", title="Articles"),
+            y=alt.Y("articles:Q", title="Articles", axis=alt.Axis(tickMinStep=1)),
             tooltip=["date:T", "articles:Q"],
         )
         .properties(width=520, height=220)
