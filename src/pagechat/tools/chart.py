@@ -21,6 +21,7 @@ from typing import Any
 
 __all__ = [
     "CHART",
+    "CHART_DATA_SCHEMA",
     "MAX_DEPTH",
     "MAX_SPEC_BYTES",
     "ChartSpecError",
@@ -37,6 +38,45 @@ _VIEWS = frozenset({"mark", "layer", "hconcat", "vconcat", "concat", "facet", "r
 _FORBIDDEN_KEYS = frozenset({"url", "href"})
 _SCHEMA = re.compile(r"^https://vega\.github\.io/schema/vega-lite/v\d+(\.\d+)*\.json$")
 _URLISH = re.compile(r"^\s*(?:(?:https?|ftp|file|data|javascript|blob|wss?):|//)", re.I)
+
+
+_NODE: dict[str, Any] = {
+    "anyOf": [
+        {
+            "type": "object",
+            "maxProperties": 200,
+            "propertyNames": {"pattern": "^(?![Uu][Rr][Ll]$)(?![Hh][Rr][Ee][Ff]$)"},
+            "additionalProperties": {"$ref": "#/$defs/node"},
+        },
+        {"type": "array", "maxItems": 5000, "items": {"$ref": "#/$defs/node"}},
+        {
+            "type": "string",
+            "maxLength": 2000,
+            "not": {
+                "pattern": "^\\s*(?:(?:[Hh][Tt][Tt][Pp][Ss]?|[Ff][Tt][Pp]|[Ff][Ii][Ll][Ee]"
+                "|[Dd][Aa][Tt][Aa]|[Jj][Aa][Vv][Aa][Ss][Cc][Rr][Ii][Pp][Tt]|[Bb][Ll][Oo][Bb]"
+                "|[Ww][Ss][Ss]?):|//)"
+            },
+        },
+        {"type": ["number", "boolean", "null"]},
+    ]
+}
+CHART_DATA_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["spec"],
+    "additionalProperties": False,
+    "properties": {
+        "title": {"type": "string", "maxLength": 200},
+        "spec": {
+            "type": "object",
+            "anyOf": [{"required": [view]} for view in sorted(_VIEWS)],
+            "properties": {"$schema": {"type": "string", "pattern": _SCHEMA.pattern}},
+            "additionalProperties": {"$ref": "#/$defs/node"},
+        },
+    },
+    "$defs": {"node": _NODE},
+}
+"""The same rules as a JSON Schema, for a chart the model writes itself (`CHART:`)."""
 
 
 class ChartSpecError(ValueError):
