@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { Chat, shot } from "./fixtures";
 import { startPythonServer, webRoot } from "./servers";
 
-test("asking for a report's chart draws its bars in the panel without CSP violations", async ({ page }) => {
+test("asking for a report's chart draws its bars in the answer and the panel without CSP violations", async ({ page }) => {
   test.setTimeout(120_000);
   const server = await startPythonServer("horizon_server.py", ["--static", resolve(webRoot, "dist")], {
     name: "the Horizon server",
@@ -39,6 +39,10 @@ test("asking for a report's chart draws its bars in the panel without CSP violat
     // Two bar charts: categories and years, each with at least one bar.
     await expect(figure.locator("svg .mark-rect").first()).toBeVisible();
     expect(await figure.locator("svg .mark-rect path").count()).toBeGreaterThan(1);
+    // The same chart stands in the answer, where its tool card is.
+    const inline = answer.locator("figure.pc-chart");
+    await expect(inline).toHaveAttribute("data-status", "ready");
+    expect(await inline.locator("svg .mark-rect path").count()).toBeGreaterThan(1);
     await shot(page, "horizon-chart-report");
     expect(blocked).toEqual([]);
   } finally {
