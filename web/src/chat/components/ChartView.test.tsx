@@ -20,19 +20,22 @@ const SPEC = {
   },
 };
 
+// Vega is imported on first use; on a busy machine that takes a few seconds.
+const LOADED = { timeout: 15_000 };
+
 describe("ChartView", () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
 
-  it("draws an SVG with one mark per data row, without compiling code", async () => {
+  it("draws an SVG with one mark per data row, without compiling code", { timeout: 30_000 }, async () => {
     const compiled = vi.spyOn(globalThis, "Function");
 
     const { container } = render(<ChartView data={{ title: "Articles per category", spec: SPEC }} />);
 
     await waitFor(() => {
       expect(container.querySelector("figure")?.dataset.status).toBe("ready");
-    });
+    }, LOADED);
     expect(screen.getByText("Articles per category")).toBeTruthy();
     const marks = container.querySelectorAll("svg .mark-rect path");
     expect(marks).toHaveLength(2);
@@ -41,12 +44,12 @@ describe("ChartView", () => {
     expect(ours).toEqual([]);
   });
 
-  it("says so when the spec cannot be drawn", async () => {
+  it("says so when the spec cannot be drawn", { timeout: 30_000 }, async () => {
     const { container } = render(<ChartView data={{ title: "", spec: { mark: "nonsense-mark" } }} />);
 
     await waitFor(() => {
       expect(container.querySelector("figure")?.dataset.status).toBe("error");
-    });
+    }, LOADED);
     expect(screen.getByRole("alert").textContent).not.toBe("");
   });
 
