@@ -24,6 +24,8 @@ from pagechat.models import ToolSpec
 
 __all__ = [
     "ALL_TOOL_SPECS",
+    "CHART_REPORT",
+    "CHART_STREAM",
     "GET_ARTICLE_DETAILS",
     "GET_PUBMED_ARTICLE",
     "GET_REPORT_ARTICLES",
@@ -111,6 +113,20 @@ GET_ARTICLE_DETAILS = ToolSpec(
     input_schema=_schema({"pmid": _PMID}, ["pmid"]),
 )
 
+CHART_REPORT = ToolSpec(
+    name="chart_report",
+    description="A chart of a report's articles: how many per category and per publication "
+    "year. Shown to the user as a chart; returns the counts.",
+    input_schema=_schema({"report_id": _ID}, ["report_id"]),
+)
+
+CHART_STREAM = ToolSpec(
+    name="chart_stream",
+    description="A chart of a stream's article counts over time, one point per report. Shown "
+    "to the user as a chart; returns the counts.",
+    input_schema=_schema({"stream_id": _ID}, ["stream_id"]),
+)
+
 ALL_TOOL_SPECS: tuple[ToolSpec, ...] = (
     SEARCH_PUBMED,
     GET_PUBMED_ARTICLE,
@@ -120,4 +136,6 @@ ALL_TOOL_SPECS: tuple[ToolSpec, ...] = (
     GET_REPORT_ARTICLES,
     SEARCH_ARTICLES_IN_REPORTS,
     GET_ARTICLE_DETAILS,
+    CHART_REPORT,
+    CHART_STREAM,
 )

@@ -26,6 +26,8 @@ __all__ = [
     "ConversationDetail",
     "ConversationList",
     "ConversationPublic",
+    "ConversationSearchHit",
+    "ConversationSearchResults",
     "ConversationUpdate",
     "CustomPayload",
     "ErrorEvent",
@@ -332,6 +334,23 @@ class ConversationList(_Model):
     limit: int
 
 
+class ConversationSearchHit(_Model):
+    conversation: ConversationPublic
+    snippet: str
+    """Plain text around the first matching word (or the title, when only it matched)."""
+    message_id: str | None = None
+    """The newest matching message; null when only the title matched."""
+
+
+class ConversationSearchResults(_Model):
+    """The user's conversations whose title or messages hold every word searched for
+    (each word also as a prefix), most recently active first."""
+
+    items: list[ConversationSearchHit]
+    terms: list[str]
+    """The words searched for, as the search read them (operators and quotes are plain text)."""
+
+
 class ConversationDetail(ConversationPublic):
     messages: list[MessagePublic] = Field(default_factory=list)
     """The newest messages (a page of them), oldest first."""
@@ -363,6 +382,7 @@ _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
     ConversationList,
     ConversationDetail,
     ConversationUpdate,
+    ConversationSearchResults,
     PayloadDecisionRequest,
     ErrorResponse,
 )

@@ -1,7 +1,9 @@
-"""What the user asked, recognised from the words of their message.
+"""What the user asked, read from the words of their message on its page.
 
-Deterministic keyword rules, tried in a fixed order; the first that matches
-wins. What the page can do with the ask is decided later (`plans`).
+Which intent: `scoring` (word overlap with each intent's phrasings in
+`intents`, leaning towards the page's main tasks). What it is about: the
+search words, research area, PMIDs and numbers picked out here. What the page
+can do with the ask is decided later (`plans`).
 """
 
 from __future__ import annotations
@@ -10,25 +12,11 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-AskKind = Literal[
-    "help",
-    "compare",
-    "validate",
-    "search_reports",
-    "article",
-    "summarise_report",
-    "template",
-    "topics",
-    "retrieval",
-    "categories",
-    "schema",
-    "portfolio",
-    "stream_suggestions",
-    "list_streams",
-    "stream_details",
-    "search_pubmed",
-    "other",
-]
+from .intents import IntentKind
+from .scoring import read
+
+AskKind = IntentKind | Literal["other"]
+"""An intent, or "other": no intent fits well enough to act on."""
 
 
 @dataclass(frozen=True)
@@ -51,54 +39,23 @@ _HELP = re.compile(
     r"|what can (you|i) (do|ask)|how (can|do) you help|what do you do",
     re.I,
 )
-_RULES: tuple[tuple[AskKind, re.Pattern[str]], ...] = (
-    ("compare", re.compile(r"\bcompar|\bversus\b|\bvs\.?\s|\bdifference between\b", re.I)),
-    (
-        "validate",
-        re.compile(
-            r"\bvalidat|\b(check|review|ready|complete)\b.*\b(stream|draft|form|setup|config\w*"
-            r"|schema|queries|categories|this|it)\b|\b(stream|draft|form)\b.*\b(ready|complete)\b",
-            re.I,
-        ),
-    ),
-    (
-        "search_reports",
-        re.compile(r"\b(my|the|our|in|across|all|past)\s+reports\b|\breports?\s+for\b", re.I),
-    ),
-    ("article", re.compile(r"\bpmid\b|\bthis (article|paper|study|abstract)\b|\bsyn\d{6}", re.I)),
-    ("summarise_report", re.compile(r"\bsummar|\boverview\b|\brecap\b|\btl;?dr\b", re.I)),
-    ("template", re.compile(r"\btemplate|\bexample stream|\bdraft (a|the|my|this) stream", re.I)),
-    ("topics", re.compile(r"\btopics?\b", re.I)),
-    ("retrieval", re.compile(r"\bquer(y|ies)\b|\bretrieval\b|search strateg|\bboolean\b", re.I)),
-    ("categories", re.compile(r"\bcategor|\bgroup(ing|s)?\b|\borgani[sz]e\b", re.I)),
-    (
-        "schema",
-        re.compile(r"\bschema\b|\bsemantic\b|\bimprove\b|\brefine\b|\bentit(y|ies)\b", re.I),
-    ),
-    ("portfolio", re.compile(r"\bportfolio\b|\binsights?\b|\boverlaps?\b|\bgaps?\b", re.I)),
-    (
-        "stream_suggestions",
-        re.compile(r"\b(suggest|recommend|ideas?|propose|new)\b.*\bstreams\b", re.I),
-    ),
-    (
-        "list_streams",
-        re.compile(r"\b(list|show|what|which|see|all)\b.*\bstreams\b|^my streams", re.I),
-    ),
-    ("stream_details", re.compile(r"\bstream\b", re.I)),
-    (
-        "search_pubmed",
-        re.compile(
-            r"\b(find|search|look\s*(for|up)|fetch|get me|show me)\b"
-            r"|\b(articles|papers|studies|literature|publications)\s+(on|about|regarding)\b",
-            re.I,
-        ),
-    ),
-)
 
-_SEARCH_LEAD = re.compile(
-    r"^(?:(?:please|can|could|would|you|kindly|me|for|find|search|look|up|fetch|get|show|"
-    r"give|some|any|recent|latest|pubmed|the|literature|articles?|papers?|studies|study|"
-    r"publications?|research|on|about|regarding|related|to|in)\b[\s,:]*)+",
+_FILLER = (
+    r"please|can|could|would|you|kindly|me|for|find|search|look|up|fetch|get|show|give|"
+    r"some|any|anything|new|recent|recently|latest|lately|pubmed|the|a|an|literature|"
+    r"articles?|papers?|studies|study|publications?|research|on|about|regarding|concerning|"
+    r"covering|related|to|in|into|what|whats|what's|has|have|been|is|are|there|published|"
+    r"written|i|need|want|out|of|this|year|week|month|else|more|other|similar|like"
+)
+_SEARCH_LEAD = re.compile(rf"^(?:(?:{_FILLER})\b[\s,:?]*)+", re.I)
+_FILLER_WORD = re.compile(rf"^(?:{_FILLER})$", re.I)
+_TOPIC_AFTER = re.compile(
+    r"\b(?:on|about|regarding|concerning|covering|into|for|in|monitor|track|follow|watch"
+    r"|keep an eye on)\s+(.+)$",
+    re.I,
+)
+_TOPIC_TRAIL = re.compile(
+    r"(?:\s+(?:lately|recently|this (?:year|month|week)|these days|please|for me))+[\s.?!,;:]*$",
     re.I,
 )
 _SEARCH_TRAIL = re.compile(r"(?:\s+(?:on|in|from|using)\s+pubmed)?[\s.?!,;:]*$", re.I)
@@ -108,25 +65,24 @@ _REPORTS_QUERY = re.compile(
 _IN_REPORTS = re.compile(
     r"\b(?:in|across|from|through)?\s*(?:my|the|our|all|past)\s+reports\b", re.I
 )
-_AREA = re.compile(r"\b(?:for|on|about|covering)\s+(.+)$", re.I)
 
 
 _MAX_QUERY = 300  # well inside the tools' input limits
 
 
-def recognise(message: str) -> Ask:
-    """The ask in `message`; "other" when no rule matches."""
+def recognise(message: str, page: str = "", tab: str = "") -> Ask:
+    """The ask in `message` on `page` (and its active `tab`); "other" when no intent fits."""
     text = " ".join(message.split())
     pmids = _pmids(text)
     ids = _ids(text)
     if not text or _HELP.search(text):
         return Ask("help", text)
-    for kind, pattern in _RULES:
-        if pattern.search(text):
-            return Ask(kind, text, _query(kind, text)[:_MAX_QUERY].strip(), pmids, ids)
+    kind = read(text, page, tab).best
+    if kind is not None:
+        return Ask(kind, text, _query(kind, text)[:_MAX_QUERY].strip(), pmids, ids)
     if pmids:
         return Ask("article", text, "", pmids, ids)
-    if len(text.split()) <= 3:
+    if len(text.split()) <= 2:
         return Ask("help", text)
     return Ask("other", text)
 
@@ -152,11 +108,18 @@ def _query(kind: AskKind, text: str) -> str:
             return _SEARCH_TRAIL.sub("", match.group(1)).strip(" \"'“”")
         return _search_words(_IN_REPORTS.sub(" ", text))
     if kind in ("template", "topics"):
-        match = _AREA.search(text)
-        return _SEARCH_TRAIL.sub("", match.group(1)).strip(" \"'“”") if match else ""
+        match = _TOPIC_AFTER.search(text)
+        area = _SEARCH_LEAD.sub("", match.group(1)) if match else ""
+        return _TOPIC_TRAIL.sub("", _SEARCH_TRAIL.sub("", area)).strip(" \"'“”")
     return ""
 
 
 def _search_words(text: str) -> str:
-    """The topic of "find articles on X" and the like: X."""
-    return _SEARCH_TRAIL.sub("", _SEARCH_LEAD.sub("", text.strip())).strip(" \"'“”")
+    """The topic of "find articles on X", "what's new in X", "X papers?" and the like: X."""
+    text = _TOPIC_TRAIL.sub("", _SEARCH_TRAIL.sub("", text.strip()))
+    after = _TOPIC_AFTER.search(text)
+    if after is not None:
+        topic = _SEARCH_LEAD.sub("", after.group(1))
+    else:
+        topic = " ".join(w for w in text.split() if not _FILLER_WORD.match(w.strip("?!.,;:")))
+    return _SEARCH_TRAIL.sub("", topic).strip(" \"'“”")

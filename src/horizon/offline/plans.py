@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import lookups, proposals
+from . import charts, lookups, proposals
 from .asks import Ask, AskKind, recognise
 from .compare import compare
 from .replies import fallback, help_reply
@@ -29,6 +29,8 @@ _HANDLERS: dict[AskKind, Handler] = {
     "list_streams": lookups.list_streams,
     "stream_details": lookups.stream_details,
     "search_pubmed": lookups.search_pubmed,
+    "chart_report": charts.chart_report,
+    "chart_stream": charts.chart_stream,
     "other": lambda s, ask: fallback(s),
 }
 
@@ -37,7 +39,7 @@ def plan(s: Situation) -> Step:
     """The next step. Calls the model may not make (a tool not offered, one already made
     with the same input, or any after the round limit) are never planned: the situation
     is then replanned without calls, so every turn ends."""
-    ask = recognise(s.message)
+    ask = recognise(s.message, s.page_name, s.page.tab or "")
     step = _HANDLERS[ask.kind](s, ask)
     if step.calls and not all(_allowed(s, c.name, c.input) for c in step.calls):
         step = _HANDLERS[ask.kind](s.without_calls(), ask)

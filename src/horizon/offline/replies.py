@@ -6,14 +6,14 @@ from pagechat.tools import choices_block
 
 from ..page_text import Label
 from .reading import first_line
-from .situation import Done, Situation, Step, compose, suggestions
+from .situation import Done, Situation, Step, compose
 
 OFFLINE_NOTE = (
-    "I am Horizon's offline assistant: no language model is connected, so I understand only "
-    "a few requests: searching PubMed, looking up an article by PMID, summarising a report, "
-    "listing and describing your streams, and drafting stream settings on the stream pages. "
-    "To chat freely, set ANTHROPIC_API_KEY (or OPENAI_API_KEY, and OPENAI_BASE_URL for an "
-    "OpenAI-compatible server) and restart Horizon."
+    "I am Horizon's offline assistant: no language model is connected, so I do each page's "
+    "main tasks (searching PubMed, explaining an article, summarising and charting a report, "
+    "listing, comparing and charting your streams, drafting stream settings) but cannot chat "
+    "freely. To chat freely, set ANTHROPIC_API_KEY (or OPENAI_API_KEY, and OPENAI_BASE_URL "
+    "for an OpenAI-compatible server) and restart Horizon."
 )
 
 _EXAMPLE_SEARCH = "Search PubMed for CRISPR base editing"
@@ -36,7 +36,7 @@ def _help_options(s: Situation) -> list[tuple[str, str]]:
             ("Check my draft", "Validate my draft"),
         ]
     if page == "reports":
-        options = [("Summarise", "Summarise this report")]
+        options = [("Summarise", "Summarise this report"), ("Chart it", "Chart this report")]
         if len(s.page.items(Label.ARTICLES)) >= 2:
             options.append(("Compare top articles", "Compare the top two articles"))
         return [*options, ("Search my reports", "Search my reports for immunotherapy")]
@@ -63,7 +63,14 @@ def help_reply(s: Situation) -> Step:
 
 
 def fallback(s: Situation) -> Step:
-    return Step(compose(OFFLINE_NOTE, suggestions([("What can you do?", "What can you do?")])))
+    """Not sure what was asked: say so, and offer what this page is for."""
+    options = [{"label": label, "value": value} for label, value in _help_options(s)[:4]]
+    return Step(
+        compose(
+            "I am not sure what you mean, and I would rather ask than guess. " + OFFLINE_NOTE,
+            choices_block("Did you mean one of these?", options),
+        )
+    )
 
 
 def cannot(s: Situation, tool: str, what: str) -> Step:

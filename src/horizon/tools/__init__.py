@@ -1,4 +1,4 @@
-"""Horizon's tools: the eight of `horizon.tool_specs`, over the database and PubMed.
+"""Horizon's tools: the ten of `horizon.tool_specs`, over the database and PubMed.
 
 They are global (offered on every page); the app registers them once at start
 with `register_horizon_tools()`. Each acts for `ctx.user_id` through
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pagechat.tools import ToolConfig, register_tool
 
+from .charts import CHART_REPORT_TOOL, CHART_STREAM_TOOL
 from .pubmed import GET_PUBMED_ARTICLE_TOOL, SEARCH_PUBMED_TOOL
 from .reports import (
     GET_ARTICLE_DETAILS_TOOL,
@@ -20,6 +21,8 @@ from .reports import (
 from .streams import GET_STREAM_DETAILS_TOOL, LIST_RESEARCH_STREAMS_TOOL
 
 __all__ = [
+    "CHART_REPORT_TOOL",
+    "CHART_STREAM_TOOL",
     "GET_ARTICLE_DETAILS_TOOL",
     "GET_PUBMED_ARTICLE_TOOL",
     "GET_REPORT_ARTICLES_TOOL",
@@ -41,6 +44,8 @@ HORIZON_TOOLS: tuple[ToolConfig, ...] = (
     GET_REPORT_ARTICLES_TOOL,
     SEARCH_ARTICLES_IN_REPORTS_TOOL,
     GET_ARTICLE_DETAILS_TOOL,
+    CHART_REPORT_TOOL,
+    CHART_STREAM_TOOL,
 )
 """In the order of `horizon.tool_specs.ALL_TOOL_SPECS`."""
 

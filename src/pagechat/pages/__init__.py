@@ -17,6 +17,7 @@ text deltas into the text to show and, at the end, the payloads, suggestions and
 actions of the reply.
 """
 
+from .chart import CHART_PAYLOAD
 from .choices import ChoiceBlock, ChoiceOption, find_choice_blocks
 from .config import (
     CLOSE_CHAT,
@@ -50,6 +51,7 @@ from .stream import Judge, ReplyStreamFilter
 from .turn import TurnSetup, prepare_turn
 
 __all__ = [
+    "CHART_PAYLOAD",
     "CLOSE_CHAT",
     "CONTEXT_FAILED_NOTE",
     "DEFAULT_BASE_INSTRUCTIONS",

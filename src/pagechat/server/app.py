@@ -39,7 +39,17 @@ from ..store.tables import utcnow
 from ..tracing import configure_tracing
 from .headers import SecurityHeaders
 from .limits import BodySizeLimit
-from .routes import actions, agui, auth, chat, conversations, health, metrics, pages
+from .routes import (
+    actions,
+    agui,
+    auth,
+    chat,
+    conversation_search,
+    conversations,
+    health,
+    metrics,
+    pages,
+)
 from .static import SpaStaticFiles
 
 __all__ = ["StartupHook", "create_app", "create_app_from_settings"]
@@ -181,6 +191,7 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(agui.router)
     app.include_router(actions.router)
+    app.include_router(conversation_search.router)
     app.include_router(conversations.router)
     app.include_router(pages.router)
     app.include_router(metrics.router)

@@ -18,6 +18,7 @@ from ..protocol import (
     ConversationDetail,
     ConversationList,
     ConversationPublic,
+    ConversationSearchHit,
     CustomPayload,
     MessagePublic,
     MessageStatus,
@@ -156,6 +157,13 @@ class ChatStore(abc.ABC):
         self, *, user: Principal, offset: int = 0, limit: int = 20
     ) -> ConversationList:
         """The user's conversations, most recently active first."""
+
+    @abc.abstractmethod
+    async def search_conversations(
+        self, *, user: Principal, terms: list[str], limit: int = 20
+    ) -> list[ConversationSearchHit]:
+        """The user's conversations whose title, or one of whose finished messages, holds
+        every term at the start of a word; most recently active first (`store.search`)."""
 
     @abc.abstractmethod
     async def get_conversation(

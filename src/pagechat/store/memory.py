@@ -13,6 +13,7 @@ from ..protocol import (
     ConversationDetail,
     ConversationList,
     ConversationPublic,
+    ConversationSearchHit,
     CustomPayload,
     MessagePublic,
     PayloadDecision,
@@ -27,6 +28,7 @@ from .base import (
     TurnIds,
     action_summary,
 )
+from .search import matches, snippet_of
 from .titles import make_title
 
 __all__ = ["MemoryChatStore"]
@@ -182,6 +184,29 @@ class MemoryChatStore(ChatStore):
         mine.sort(key=lambda c: (c.updated_at, c.id), reverse=True)
         items = [c.public() for c in mine[offset : offset + limit]]
         return ConversationList(items=items, total=len(mine), offset=offset, limit=limit)
+
+    async def search_conversations(
+        self, *, user: Principal, terms: list[str], limit: int = 20
+    ) -> list[ConversationSearchHit]:
+        mine = [c for c in self.conversations.values() if c.owner_id == user.id]
+        mine.sort(key=lambda c: (c.updated_at, c.id), reverse=True)
+        hits: list[ConversationSearchHit] = []
+        for conv in mine:
+            found = [
+                m for m in conv.messages if m.status != "running" and matches(m.content, terms)
+            ]
+            if found:
+                text = snippet_of(found[-1].content, terms)
+                hits.append(
+                    ConversationSearchHit(
+                        conversation=conv.public(), snippet=text, message_id=found[-1].id
+                    )
+                )
+            elif matches(conv.title, terms):
+                hits.append(ConversationSearchHit(conversation=conv.public(), snippet=conv.title))
+            if len(hits) == limit:
+                break
+        return hits
 
     async def get_conversation(
         self,

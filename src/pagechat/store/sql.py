@@ -15,6 +15,7 @@ from ..protocol import (
     ConversationDetail,
     ConversationList,
     ConversationPublic,
+    ConversationSearchHit,
     MessagePublic,
     PayloadDecision,
 )
@@ -22,6 +23,7 @@ from . import conversations as crud
 from .base import AssistantRecord, ChatStore, TurnIds
 from .batch import WriteBatcher
 from .db import is_sqlite
+from .search import search_conversations
 
 __all__ = ["SqlChatStore"]
 
@@ -128,6 +130,14 @@ class SqlChatStore(ChatStore):
         async with self.sessions() as session:
             return await crud.list_conversations(
                 session=session, owner_id=user.id, offset=offset, limit=limit
+            )
+
+    async def search_conversations(
+        self, *, user: Principal, terms: list[str], limit: int = 20
+    ) -> list[ConversationSearchHit]:
+        async with self.sessions() as session:
+            return await search_conversations(
+                session=session, owner_id=user.id, terms=terms, limit=limit
             )
 
     async def get_conversation(

@@ -1,17 +1,21 @@
 """Tools the model can call: configuration, results, progress, the registry."""
 
+from .chart import CHART, ChartSpecError, chart_payload, validate_chart_spec
 from .choices import PRESENT_CHOICES, choices_block
 from .execute import execute_tool, schema_error, validation_error
 from .registry import clear_tools, get_tool, global_tools, register_tool, unregister_tool
 from .types import ToolConfig, ToolContext, ToolExecutor, ToolProgress, ToolResult
 
 __all__ = [
+    "CHART",
     "PRESENT_CHOICES",
+    "ChartSpecError",
     "ToolConfig",
     "ToolContext",
     "ToolExecutor",
     "ToolProgress",
     "ToolResult",
+    "chart_payload",
     "choices_block",
     "clear_tools",
     "execute_tool",
@@ -20,5 +24,6 @@ __all__ = [
     "register_tool",
     "schema_error",
     "unregister_tool",
+    "validate_chart_spec",
     "validation_error",
 ]

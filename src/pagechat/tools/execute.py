@@ -18,6 +18,7 @@ from typing import Any
 
 import jsonschema
 
+from .chart import ChartSpecError, checked_payload
 from .types import ToolConfig, ToolContext, ToolProgress, ToolResult
 
 __all__ = ["execute_tool", "schema_error", "validation_error"]
@@ -146,6 +147,8 @@ async def execute_tool(
                     yield item
                 else:
                     final = _as_result(item)
+        if final is not None and final.payload is not None:
+            final = dataclasses.replace(final, payload=checked_payload(final.payload))
     except TimeoutError:
         call.cancelled.set()
         yield ToolResult(f"Tool {tool.name} timed out after {tool.timeout:g} s.", is_error=True)
@@ -154,6 +157,10 @@ async def execute_tool(
         call.cancelled.set()
         ctx.cancelled.set()
         raise
+    except ChartSpecError as exc:
+        refused = f"Tool {tool.name} made a chart that cannot be shown: {exc}"
+        yield ToolResult(refused, is_error=True)
+        return
     except Exception as exc:
         logger.warning("tool %s failed", tool.name, exc_info=True)
         yield ToolResult(f"Tool {tool.name} failed: {type(exc).__name__}: {exc}", is_error=True)

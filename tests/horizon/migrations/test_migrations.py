@@ -16,11 +16,19 @@ from pagechat.store.migrate import alembic_config, current_revisions
 
 HORIZON_TABLES = {"research_streams", "reports", "report_articles", "articles"}
 # Made by the migration only, per database: not in the ORM tables.
-SEARCH_OBJECTS = {"articles_fts", "ix_articles_search_vector", "search_vector"}
+SEARCH_OBJECTS = {
+    "articles_fts",
+    "ix_articles_search_vector",
+    "search_vector",
+    # pagechat's conversation search (its migration pagechat_0005)
+    "ix_messages_search",
+    "ix_conversations_search",
+}
+SEARCH_TABLE_PREFIXES = ("articles_fts", "messages_fts", "conversations_fts")
 
 
 def _declared(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
-    return name is None or not (name in SEARCH_OBJECTS or name.startswith("articles_fts"))
+    return name is None or not (name in SEARCH_OBJECTS or name.startswith(SEARCH_TABLE_PREFIXES))
 
 
 def _diff(connection: Connection) -> list[Any]:
@@ -65,7 +73,7 @@ async def test_upgrading_twice_reaches_both_heads_and_changes_nothing(database_u
 
     # Horizon's branch depends on pagechat's first revision; both heads are applied.
     applied = {r.revision for r in script.iterate_revisions(current, "base")}
-    assert set(script.get_heads()) == {"pagechat_0002", "horizon_0001"} <= applied
+    assert set(script.get_heads()) == {"pagechat_0005", "horizon_0001"} <= applied
     assert current == first
 
 

@@ -15,6 +15,8 @@ from horizon.offline import OfflineModel
 from horizon.payloads import PUBMED_ARTICLE, PUBMED_SEARCH_RESULTS
 from horizon.pubmed import ArticleRecord, rank_records, synthetic_corpus
 from horizon.tool_specs import (
+    CHART_REPORT,
+    CHART_STREAM,
     GET_ARTICLE_DETAILS,
     GET_PUBMED_ARTICLE,
     GET_REPORT_ARTICLES,
@@ -34,7 +36,7 @@ from pagechat.agent import (
 )
 from pagechat.models import Model, ModelMessage, ToolSpec, UserTurn
 from pagechat.pages import ParsedReply, parse_reply, prepare_turn
-from pagechat.tools import PRESENT_CHOICES, ToolConfig, ToolContext, ToolResult
+from pagechat.tools import PRESENT_CHOICES, ToolConfig, ToolContext, ToolResult, chart_payload
 
 CORPUS = synthetic_corpus(60)
 BY_PMID = {r.pmid: r for r in CORPUS}
@@ -165,6 +167,37 @@ def search_articles_in_reports(params: dict[str, Any], ctx: ToolContext) -> str:
     return "\n".join(f"- {_line(r)} [report {REPORT_ID}]" for r in found)
 
 
+def _bars(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "mark": "bar",
+        "data": {"values": rows},
+        "encoding": {
+            "x": {"field": "key", "type": "nominal"},
+            "y": {"field": "n", "type": "quantitative"},
+        },
+    }
+
+
+def chart_report(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    if params["report_id"] != REPORT_ID:
+        raise LookupError(f"no report {params['report_id']}")
+    text = "\n".join(
+        [
+            f"Charted report {REPORT_ID} ({len(REPORT_PMIDS)} articles).",
+            f"Per category: Trials {len(REPORT_PMIDS)}",
+            "Per publication year: 2024 2, 2025 4",
+        ]
+    )
+    return ToolResult(text, chart_payload(_bars([{"key": "Trials", "n": 6}]), title="Report"))
+
+
+def chart_stream(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    if params["stream_id"] not in STREAMS:
+        raise LookupError(f"no stream {params['stream_id']}")
+    text = f"Charted stream {params['stream_id']} over 2 reports: 2025-01-06 4, 2025-01-13 6"
+    return ToolResult(text, chart_payload(_bars([{"key": "2025-01-06", "n": 4}]), title="Stream"))
+
+
 def _tool(spec: ToolSpec, executor: Any) -> ToolConfig:
     return ToolConfig(spec.name, spec.description, spec.input_schema, executor)
 
@@ -178,6 +211,8 @@ TOOLS: tuple[ToolConfig, ...] = (
     _tool(GET_REPORT_ARTICLES, get_report_articles),
     _tool(SEARCH_ARTICLES_IN_REPORTS, search_articles_in_reports),
     _tool(GET_ARTICLE_DETAILS, get_article_details),
+    _tool(CHART_REPORT, chart_report),
+    _tool(CHART_STREAM, chart_stream),
     PRESENT_CHOICES,
 )
 

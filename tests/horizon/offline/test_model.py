@@ -333,10 +333,15 @@ async def test_help_offers_choices_the_model_understands(context: dict[str, Any]
 async def test_an_unknown_request_gets_an_honest_answer() -> None:
     turn = await converse("Write me a sonnet about the sea, please")
     assert turn.calls == []
-    assert turn.message.startswith(OFFLINE_NOTE)
+    assert turn.message.startswith("I am not sure what you mean")
+    assert OFFLINE_NOTE in turn.message
     assert "ANTHROPIC_API_KEY" in turn.message
     assert "OPENAI_API_KEY" in turn.message
-    assert _chips(turn) == ["What can you do?"]
+    [block] = find_choice_blocks(turn.message)
+    assert [o.value for o in block.options] == [
+        "List my streams",
+        "Search PubMed for CRISPR base editing",
+    ]
 
 
 async def test_a_search_without_a_topic_presents_choices() -> None:

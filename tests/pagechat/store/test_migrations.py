@@ -13,10 +13,15 @@ from pagechat.store import Base, create_engine, upgrade_async
 from pagechat.store.migrate import alembic_config, current_revisions
 
 PAGECHAT_TABLES = {"users", "conversations", "messages"}
+# Conversation search, per database (pagechat_0005): FTS5 tables on SQLite, GIN indexes on
+# PostgreSQL; made by the migration only, not in the ORM tables.
+SEARCH_INDEXES = {"ix_messages_search", "ix_conversations_search"}
 
 
 def _ours(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
     # An application's tables share `Base`; its own migrations create them, not ours.
+    if type_ == "index":
+        return name not in SEARCH_INDEXES
     return type_ != "table" or name in PAGECHAT_TABLES
 
 

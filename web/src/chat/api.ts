@@ -10,6 +10,7 @@ import type {
   ConversationDetail,
   ConversationList,
   ConversationPublic,
+  ConversationSearchResults,
   MessagePublic,
   PayloadDecision,
   StreamEvent,
@@ -83,6 +84,8 @@ export interface ChatApi {
   resumeRun(runId: string, lastEventId: number, signal?: AbortSignal): AsyncGenerator<StreamItem>;
   cancelRun(runId: string): Promise<void>;
   listConversations(offset?: number, limit?: number): Promise<ConversationList>;
+  /** The user's conversations whose title or messages hold every word of `query`. */
+  searchConversations(query: string, limit?: number, signal?: AbortSignal): Promise<ConversationSearchResults>;
   /** The newest page of a conversation; with `before` (a page's `older`), the page before it. */
   getConversation(id: string, before?: string | null): Promise<ConversationDetail>;
   renameConversation(id: string, title: string): Promise<ConversationPublic>;
@@ -261,6 +264,11 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
 
     listConversations(offset = 0, limit = 50) {
       return json<ConversationList>(`/api/conversations?offset=${offset}&limit=${limit}`);
+    },
+
+    searchConversations(query, limit = 20, signal) {
+      const params = new URLSearchParams({ q: query, limit: String(limit) });
+      return json<ConversationSearchResults>(`/api/conversations/search?${params.toString()}`, { signal });
     },
 
     getConversation(id, before) {

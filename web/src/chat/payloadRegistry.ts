@@ -1,6 +1,7 @@
 // Payload handlers: how a `custom_payload` of a given type is shown in the side panel.
 // A page passes its own handlers to ChatTray; those win over the global registry.
 import type { ReactNode } from "react";
+import { CHART_PAYLOAD, chartPayloadHandler } from "./chartPayload";
 import type { ActionResult } from "./types";
 
 /** The conversation a card was shown in, for the work accepting it does. */
@@ -41,7 +42,8 @@ export interface PayloadHandler {
 
 export type PayloadHandlers = Record<string, PayloadHandler>;
 
-const registry = new Map<string, PayloadHandler>();
+// Built in: a page or app may still register its own handler for "chart".
+const registry = new Map<string, PayloadHandler>([[CHART_PAYLOAD, chartPayloadHandler]]);
 
 /** Registers a handler for every page; returns a function that removes it again. */
 export function registerPayloadHandler(type: string, handler: PayloadHandler): () => void {

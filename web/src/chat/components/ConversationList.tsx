@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { ChatApi } from "../api";
 import type { ConversationPublic } from "../types";
 import { ConversationItem } from "./ConversationItem";
+import { ConversationSearch } from "./ConversationSearch";
 
 export interface ConversationListProps {
   api: ChatApi;
@@ -46,29 +47,31 @@ export function ConversationList({ api, currentId, onSelect, onNew, onDeleted }:
       <button type="button" className="pc-button" data-style="primary" onClick={onNew}>
         + New conversation
       </button>
-      {load.state === "loading" && <p className="pc-muted">Loading…</p>}
-      {load.state === "error" && (
-        <p className="pc-error" role="alert">
-          {load.message}
-        </p>
-      )}
-      {load.state === "ready" && load.items.length === 0 && <p className="pc-muted">No conversations yet.</p>}
-      {load.state === "ready" && load.items.length > 0 && (
-        <ul className="pc-conversation-list">
-          {load.items.map((c) => (
-            <ConversationItem
-              key={c.id}
-              conversation={c}
-              active={c.id === currentId}
-              onSelect={() => {
-                onSelect(c.id);
-              }}
-              onRename={(title) => rename(c.id, title)}
-              onDelete={() => remove(c.id)}
-            />
-          ))}
-        </ul>
-      )}
+      <ConversationSearch api={api} currentId={currentId} onSelect={onSelect}>
+        {load.state === "loading" && <p className="pc-muted">Loading…</p>}
+        {load.state === "error" && (
+          <p className="pc-error" role="alert">
+            {load.message}
+          </p>
+        )}
+        {load.state === "ready" && load.items.length === 0 && <p className="pc-muted">No conversations yet.</p>}
+        {load.state === "ready" && load.items.length > 0 && (
+          <ul className="pc-conversation-list">
+            {load.items.map((c) => (
+              <ConversationItem
+                key={c.id}
+                conversation={c}
+                active={c.id === currentId}
+                onSelect={() => {
+                  onSelect(c.id);
+                }}
+                onRename={(title) => rename(c.id, title)}
+                onDelete={() => remove(c.id)}
+              />
+            ))}
+          </ul>
+        )}
+      </ConversationSearch>
     </nav>
   );
 }

@@ -1,5 +1,7 @@
 import { useId, useState } from "react";
+import { CHART_PAYLOAD } from "../chartPayload";
 import type { ToolHistoryEntry } from "../types";
+import { ChartView, isChartData } from "./ChartView";
 
 function formatInput(input: Record<string, unknown>): string {
   return JSON.stringify(input, null, 2);
@@ -35,6 +37,8 @@ export function ToolCallCard({ entry, pending = false }: ToolCallCardProps) {
           {open ? "▲" : "▼"}
         </span>
       </button>
+      {/* A chart is for looking at: shown in place, not folded away with the raw output. */}
+      {entry.payload?.type === CHART_PAYLOAD && isChartData(entry.payload.data) && <ChartView data={entry.payload.data} />}
       {open && (
         <div className="pc-tool-card-body" id={bodyId}>
           <div className="pc-tool-card-section">

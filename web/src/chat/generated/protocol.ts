@@ -82,6 +82,21 @@ export interface ConversationPublic {
   updated_at: string;
 }
 
+export interface ConversationSearchHit {
+  conversation: ConversationPublic;
+  snippet: string;
+  message_id: string | null;
+}
+
+/**
+ * The user's conversations whose title or messages hold every word searched for
+ * (each word also as a prefix), most recently active first.
+ */
+export interface ConversationSearchResults {
+  items: ConversationSearchHit[];
+  terms: string[];
+}
+
 export interface ConversationUpdate {
   title: string;
 }

@@ -1,0 +1,148 @@
+"""Conversation search: the database's own full-text index over titles and message text.
+
+SQLite: FTS5 tables (`messages_fts`, external content on `messages` keyed by `seq`;
+`conversations_fts`, titles), kept current by triggers. PostgreSQL: GIN indexes on
+`to_tsvector('simple', ...)` of the same columns, which the database keeps current
+itself. Both are built for existing rows by migration pagechat_0005. A running
+answer is left out until it ends: its text changes every checkpoint.
+
+What the user typed is never query syntax: it is cut into words (letters and
+digits), and each word must match the start of a word of the title or of one
+message, so `"`, `*`, `NEAR`, `:` or `&` mean nothing. The `simple` configuration
+and FTS5's `unicode61` tokenizer both lower-case without stemming, so the two
+databases (and the memory store) find the same conversations.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import Select, func, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..protocol import ConversationPublic, ConversationSearchHit
+from .tables import Conversation, Message
+
+__all__ = ["MAX_TERMS", "search_conversations", "search_terms", "snippet_of"]
+
+MAX_TERMS = 8
+"""More words than this are dropped: each one narrows the search further anyway."""
+_MAX_TERM_CHARS = 64
+_SNIPPET_CHARS = 160
+_WORD = re.compile(r"[^\W_]+")
+_MARKER = re.compile(r"\[\[tool:\d+\]\]")
+
+
+def search_terms(query: str) -> list[str]:
+    """The distinct words of `query`, lower-cased, at most `MAX_TERMS`."""
+    words = (w[:_MAX_TERM_CHARS] for w in _WORD.findall(query.casefold()))
+    return list(dict.fromkeys(words))[:MAX_TERMS]
+
+
+def matches(text_: str, terms: list[str]) -> bool:
+    """Every term starts some word of `text_` (what both indexes answer)."""
+    words = _WORD.findall(text_.casefold())
+    return bool(terms) and all(any(w.startswith(t) for w in words) for t in terms)
+
+
+def snippet_of(text_: str, terms: list[str]) -> str:
+    """`text_` on one line, cut to the part around its first matching word."""
+    flat = " ".join(_MARKER.sub(" ", text_).split())
+    lowered = flat.casefold()
+    found = [m.start() for t in terms if (m := re.search(rf"(?<![^\W_]){re.escape(t)}", lowered))]
+    start = max(0, min(found, default=0) - _SNIPPET_CHARS // 4)
+    end = start + _SNIPPET_CHARS
+    cut = flat[start:end]
+    return ("…" if start else "") + cut + ("…" if end < len(flat) else "")
+
+
+# A literal, not a parameter: PostgreSQL's partial index is used only for what it implies.
+_FINISHED = text("messages.status <> 'running'")
+_SIMPLE = text("'simple'::regconfig")
+
+
+def _fts5_match(terms: list[str]) -> str:
+    # Words hold letters and digits only; quoted, each is a plain prefix term.
+    return " ".join(f'"{t}"*' for t in terms)
+
+
+def _tsquery(terms: list[str]) -> str:
+    return " & ".join(f"{t}:*" for t in terms)
+
+
+def _message_hits(dialect: str, owner_id: str, terms: list[str], limit: int) -> Select[str, int]:
+    newest = func.max(Message.seq)
+    query = (
+        select(Message.conversation_id, newest)
+        .join(Conversation, Conversation.id == Message.conversation_id)
+        .where(Conversation.owner_id == owner_id, _FINISHED)
+        .group_by(Message.conversation_id)
+        .order_by(func.max(Conversation.updated_at).desc())
+        .limit(limit)
+    )
+    if dialect == "sqlite":
+        found = text("SELECT rowid FROM messages_fts WHERE messages_fts MATCH :match")
+        return query.where(Message.seq.in_(found.bindparams(match=_fts5_match(terms))))
+    vector = func.to_tsvector(_SIMPLE, Message.content)
+    return query.where(vector.bool_op("@@")(func.to_tsquery(_SIMPLE, _tsquery(terms))))
+
+
+def _title_hits(dialect: str, owner_id: str, terms: list[str], limit: int) -> Select[str]:
+    query = (
+        select(Conversation.id)
+        .where(Conversation.owner_id == owner_id)
+        .order_by(Conversation.updated_at.desc())
+        .limit(limit)
+    )
+    if dialect == "sqlite":
+        found = text(
+            "SELECT conversation_id FROM conversations_fts WHERE conversations_fts MATCH :match"
+        )
+        return query.where(Conversation.id.in_(found.bindparams(match=_fts5_match(terms))))
+    vector = func.to_tsvector(_SIMPLE, Conversation.title)
+    return query.where(vector.bool_op("@@")(func.to_tsquery(_SIMPLE, _tsquery(terms))))
+
+
+async def search_conversations(
+    *, session: AsyncSession, owner_id: str, terms: list[str], limit: int
+) -> list[ConversationSearchHit]:
+    """The owner's conversations matching `terms`, most recently active first: the newest
+    `limit` of those whose messages match and of those whose title does, merged."""
+    if not terms:
+        return []
+    dialect = session.get_bind().dialect.name
+    rows = await session.execute(_message_hits(dialect, owner_id, terms, limit))
+    newest = {conversation_id: seq for conversation_id, seq in rows}
+    titled = set((await session.scalars(_title_hits(dialect, owner_id, terms, limit))).all())
+    ids = set(newest) | titled
+    if not ids:
+        return []
+    conversations = (
+        await session.scalars(
+            select(Conversation)
+            .where(Conversation.id.in_(ids))
+            .order_by(Conversation.updated_at.desc(), Conversation.id.desc())
+            .limit(limit)
+        )
+    ).all()
+    seqs = [newest[c.id] for c in conversations if c.id in newest]
+    messages = {
+        m.seq: m for m in (await session.scalars(select(Message).where(Message.seq.in_(seqs))))
+    }
+    hits = []
+    for conv in conversations:
+        public = ConversationPublic(
+            id=conv.id, title=conv.title, created_at=conv.created_at, updated_at=conv.updated_at
+        )
+        message = messages.get(newest.get(conv.id, -1))
+        if message is None:
+            hits.append(ConversationSearchHit(conversation=public, snippet=conv.title))
+        else:
+            hits.append(
+                ConversationSearchHit(
+                    conversation=public,
+                    snippet=snippet_of(message.content, terms),
+                    message_id=message.id,
+                )
+            )
+    return hits

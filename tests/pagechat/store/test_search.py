@@ -1,0 +1,177 @@
+"""Conversation search: the memory store, and the full-text indexes of SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from alembic import command
+from sqlalchemy import Connection, text
+
+from pagechat.store import AssistantRecord, SqlChatStore, create_engine, create_sessionmaker
+from pagechat.store.migrate import alembic_config, upgrade_async
+from pagechat.store.search import search_terms, snippet_of
+from pagechat.store.users import create_user, principal_of
+from tests.pagechat.store.conftest import Setup
+
+
+async def _conversation(s: Setup, question: str, answer: str, *, bob: bool = False) -> str:
+    user = s.bob if bob else s.alice
+    ids = await s.store.begin_turn(user=user, conversation_id=None, message=question)
+    await s.store.finish_turn(
+        assistant_message_id=ids.assistant_message_id,
+        record=AssistantRecord(content=answer, status="complete"),
+    )
+    return ids.conversation_id
+
+
+async def _found(s: Setup, query: str, *, bob: bool = False) -> list[str]:
+    hits = await s.store.search_conversations(
+        user=s.bob if bob else s.alice, terms=search_terms(query)
+    )
+    return [h.conversation.id for h in hits]
+
+
+async def test_words_of_messages_find_their_conversation(s: Setup) -> None:
+    crispr = await _conversation(
+        s, "Tell me about base editing", "CRISPR base editors fix point mutations."
+    )
+    heart = await _conversation(s, "SGLT2 and heart failure", "They cut hospitalisation.")
+
+    assert await _found(s, "mutations") == [crispr]
+    assert await _found(s, "hospitalisation") == [heart]
+    assert await _found(s, "editors crispr") == [crispr]
+    assert await _found(s, "crispr heart") == []
+
+
+async def test_a_word_matches_as_a_prefix_and_in_any_case(s: Setup) -> None:
+    crispr = await _conversation(s, "Base editing", "CRISPR base editors fix point mutations.")
+
+    assert await _found(s, "MUTAT") == [crispr]
+    assert await _found(s, "edit") == [crispr]
+    assert await _found(s, "utations") == []
+
+
+async def test_the_title_is_searched_and_a_rename_is_found(s: Setup) -> None:
+    conversation = await _conversation(s, "hello", "hi")
+
+    await s.store.rename_conversation(
+        user=s.alice, conversation_id=conversation, title="Melanoma reading list"
+    )
+
+    assert await _found(s, "melanoma") == [conversation]
+    hits = await s.store.search_conversations(user=s.alice, terms=["melanoma"])
+    assert hits[0].snippet == "Melanoma reading list" and hits[0].message_id is None
+    await s.store.rename_conversation(user=s.alice, conversation_id=conversation, title="Other")
+    assert await _found(s, "melanoma") == []
+
+
+async def test_the_hit_names_the_newest_matching_message_with_a_snippet(s: Setup) -> None:
+    conversation = await _conversation(s, "first question", "An answer about insulin pumps.")
+    ids = await s.store.begin_turn(
+        user=s.alice, conversation_id=conversation, message="More on insulin please"
+    )
+    await s.store.finish_turn(
+        assistant_message_id=ids.assistant_message_id,
+        record=AssistantRecord(content="ok", status="complete"),
+    )
+
+    [hit] = await s.store.search_conversations(user=s.alice, terms=["insulin"])
+
+    assert hit.message_id == ids.user_message_id
+    assert hit.snippet == "More on insulin please"
+
+
+async def test_another_users_conversations_are_never_found(s: Setup) -> None:
+    await _conversation(s, "Private notes on glioblastoma", "noted", bob=True)
+    mine = await _conversation(s, "glioblastoma trials", "two trials")
+
+    assert await _found(s, "glioblastoma") == [mine]
+    assert len(await _found(s, "glioblastoma", bob=True)) == 1
+    assert mine not in await _found(s, "glioblastoma", bob=True)
+
+
+async def test_a_running_answer_is_found_once_it_ends(s: Setup) -> None:
+    ids = await s.store.begin_turn(user=s.alice, conversation_id=None, message="hello")
+    await s.store.checkpoint_turns(
+        {ids.assistant_message_id: AssistantRecord(content="partial zebrafish", status="running")}
+    )
+    assert await _found(s, "zebrafish") == []
+
+    await s.store.finish_turn(
+        assistant_message_id=ids.assistant_message_id,
+        record=AssistantRecord(content="Zebrafish regenerate fins.", status="complete"),
+    )
+
+    assert await _found(s, "zebrafish") == [ids.conversation_id]
+    assert await _found(s, "partial") == []
+
+
+async def test_a_deleted_conversation_is_no_longer_found(s: Setup) -> None:
+    conversation = await _conversation(s, "Notes on sepsis", "fluids first")
+
+    await s.store.delete_conversation(user=s.alice, conversation_id=conversation)
+
+    assert await _found(s, "sepsis") == []
+    assert await _found(s, "fluids") == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"', "*", "a OR b", "NEAR(a b)", "title:x", "x AND NOT y", "^start", "(", "a & b | !c", "'"],
+)
+async def test_search_syntax_is_read_as_plain_words(s: Setup, query: str) -> None:
+    await _conversation(s, "a b c", "x y start title")
+
+    hits = await s.store.search_conversations(user=s.alice, terms=search_terms(query))
+
+    assert all(h.conversation.title for h in hits)
+
+
+def test_terms_are_the_distinct_words_lower_cased_and_bounded() -> None:
+    assert search_terms('  "CRISPR"* OR crispr NEAR(base) ') == ["crispr", "or", "near", "base"]
+    assert search_terms("!!! ***") == []
+    assert len(search_terms(" ".join(f"w{i}" for i in range(30)))) == 8
+
+
+def test_a_snippet_is_the_text_around_the_first_match_on_one_line() -> None:
+    text_ = "intro " * 40 + "the\nkey finding [[tool:0]] here " + "outro " * 40
+    cut = snippet_of(text_, ["finding"])
+    assert cut.startswith("…") and cut.endswith("…")
+    assert "key finding here" in cut and "[[tool" not in cut
+
+
+def _at_0002(connection: Connection) -> None:
+    cfg = alembic_config()
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "pagechat_0002")
+
+
+async def test_the_migration_indexes_the_rows_already_there(
+    database_url: str, password_hash: str
+) -> None:
+    engine = create_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(_at_0002)
+        sessions = create_sessionmaker(engine)
+        async with sessions.begin() as session:
+            alice = principal_of(
+                await create_user(
+                    session=session, email="a@example.com", password_hash=password_hash
+                )
+            )
+        store = SqlChatStore(sessions)
+        old = await store.begin_turn(user=alice, conversation_id=None, message="Old axolotl notes")
+        await store.aclose()
+        async with engine.begin() as conn:
+            assert await conn.scalar(text("SELECT version_num FROM alembic_version")) == (
+                "pagechat_0002"
+            )
+
+        await upgrade_async(engine)
+
+        store = SqlChatStore(sessions)
+        hits = await store.search_conversations(user=alice, terms=["axolotl"])
+        assert [h.conversation.id for h in hits] == [old.conversation_id]
+        await store.aclose()
+    finally:
+        await engine.dispose()
