@@ -6,6 +6,7 @@ local article store by default, or PubMed's E-utilities.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -15,6 +16,7 @@ from pagechat.tools import ToolContext, ToolProgress, ToolResult
 from ..domain import Article
 from ..payloads import PUBMED_ARTICLE, PUBMED_SEARCH_RESULTS
 from ..pubmed import EutilsError
+from ..settings import HorizonSettings
 from ..sources import PubmedSource, open_pubmed_source
 from ..tool_specs import GET_PUBMED_ARTICLE, SEARCH_PUBMED
 from .common import NoScope, article_data, article_line, article_text, error, from_spec, scope
@@ -112,5 +114,17 @@ async def get_pubmed_article(params: dict[str, Any], ctx: ToolContext) -> ToolRe
     )
 
 
-SEARCH_PUBMED_TOOL = from_spec(SEARCH_PUBMED, search_pubmed)
+def _searches_online(params: dict[str, Any]) -> bool:
+    """A search of PubMed itself leaves the app (the query goes to NCBI): the user says yes
+    first. The local library is searched without asking."""
+    return HorizonSettings().pubmed == "eutils"
+
+
+SEARCH_PUBMED_TOOL = dataclasses.replace(
+    from_spec(SEARCH_PUBMED, search_pubmed),
+    requires_approval=_searches_online,
+    approval_reason=lambda params: (
+        f"Sends the query “{params.get('query', '')}” to PubMed (NCBI) online."
+    ),
+)
 GET_PUBMED_ARTICLE_TOOL = from_spec(GET_PUBMED_ARTICLE, get_pubmed_article)

@@ -19,6 +19,7 @@ from ..auth.authenticator import JwtAuthenticator
 from ..auth.limits import LoginLimiter, LoginLimits, RedisLoginLimiter
 from ..auth.secret import resolve_secret
 from ..chat import ChatConfig, ChatService
+from ..chat.approvals import ApprovalPending
 from ..chat.service import ModelSource
 from ..identity import Authenticator
 from ..mcp import McpServer, McpTools, load_mcp_config
@@ -38,7 +39,7 @@ from ..store.tables import utcnow
 from ..tracing import configure_tracing
 from .headers import SecurityHeaders
 from .limits import BodySizeLimit
-from .routes import actions, agui, auth, chat, conversations, health, metrics
+from .routes import actions, agui, approvals, auth, chat, conversations, health, metrics
 from .static import SpaStaticFiles
 
 __all__ = ["StartupHook", "create_app", "create_app_from_settings"]
@@ -86,6 +87,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await run_manager.open()
+        app.state.chat.open()
         try:
             for hook in on_startup:
                 await hook()
@@ -130,6 +132,10 @@ def create_app(
         # A load balancer retries elsewhere; a client tries again in a moment.
         return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "1"})
 
+    @app.exception_handler(ApprovalPending)
+    async def _approval_pending(request: Request, exc: ApprovalPending) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=409)
+
     @app.exception_handler(QuotaExceeded)
     async def _over_quota(request: Request, exc: QuotaExceeded) -> JSONResponse:
         body = {"detail": exc.message, "quota": exc.quota, "limit": exc.limit}
@@ -166,6 +172,7 @@ def create_app(
     app.include_router(health.router)
     app.include_router(auth.router)
     app.include_router(chat.router)
+    app.include_router(approvals.router)
     app.include_router(agui.router)
     app.include_router(actions.router)
     app.include_router(conversations.router)
@@ -300,6 +307,7 @@ def create_app_from_settings(
             temperature=settings.temperature,
             history_budget=settings.history_budget,
             checkpoint_seconds=settings.checkpoint_seconds,
+            approval_timeout_seconds=settings.approval_timeout_seconds,
         ),
         runs=runs,
         cancel_on_disconnect=settings.cancel_on_disconnect,

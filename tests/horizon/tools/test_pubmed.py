@@ -16,6 +16,7 @@ from horizon.payloads import (
     PUBMED_SEARCH_RESULTS_SCHEMA,
 )
 from horizon.pubmed import ArticleRecord
+from pagechat.agent import AgentApprovalRequested
 from tests.conftest import Account
 from tests.fakes.eutils_server import FakeEutils
 from tests.horizon.tools.conftest import Call
@@ -129,6 +130,10 @@ async def test_eutils_searches_pubmed_and_keeps_the_records(
 
     ran = await call(alice, "search_pubmed", {"query": "therapy", "max_results": 6})
 
+    # An online search asks the user first; the local library does not.
+    asked = ran.events[0]
+    assert isinstance(asked, AgentApprovalRequested)
+    assert asked.reason == "Sends the query “therapy” to PubMed (NCBI) online."
     assert not ran.result.is_error, ran.text
     assert ran.progress[0].stage == "searching"
     assert [p.progress for p in ran.progress if p.stage == "fetching"] == [0.0, 5 / 6]

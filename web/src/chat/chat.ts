@@ -251,6 +251,29 @@ export class ChatController {
     }
   };
 
+  /**
+   * Approves or denies the tool call the conversation's answer waits for. The server goes on
+   * with the turn in a new run; showing the conversation again follows it from its start
+   * (the run replays the answer so far), exactly as a reload would. A decision that lost
+   * (made elsewhere, or lapsed) shows the conversation as it now is, too.
+   */
+  decideApproval = async (approvalId: string, approved: boolean, note?: string): Promise<void> => {
+    const conversationId = this.state.conversationId;
+    let failure: string | null = null;
+    try {
+      await this.api.decideApproval(approvalId, {
+        decision: approved ? "approved" : "denied",
+        note: note !== undefined && note.trim() !== "" ? note.trim() : null,
+      });
+    } catch (error) {
+      failure = errorMessage(error, "The decision could not be sent.");
+    }
+    if (conversationId !== null) await this.loadConversation(conversationId);
+    if (failure !== null && this.state.messages.at(-1)?.status === "needs_approval") {
+      this.dispatchNow({ type: "request_failed", message: failure, retry: "none" });
+    }
+  };
+
   /** Stops following the current stream (the run itself goes on) and drops queued events. */
   detach = (): void => {
     this.generation += 1;

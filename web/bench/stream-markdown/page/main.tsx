@@ -92,6 +92,7 @@ function fakeApi(pieces: string[]): ChatApi {
     },
     cancelRun: unused,
     listConversations: unused,
+    decideApproval: unused,
     getConversation: unused,
     renameConversation: unused,
     deleteConversation: unused,
