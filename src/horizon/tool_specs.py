@@ -24,6 +24,7 @@ from pagechat.models import ToolSpec
 
 __all__ = [
     "ALL_TOOL_SPECS",
+    "DELETE_REPORT",
     "GET_ARTICLE_DETAILS",
     "GET_PUBMED_ARTICLE",
     "GET_REPORT_ARTICLES",
@@ -111,6 +112,13 @@ GET_ARTICLE_DETAILS = ToolSpec(
     input_schema=_schema({"pmid": _PMID}, ["pmid"]),
 )
 
+DELETE_REPORT = ToolSpec(
+    name="delete_report",
+    description="Delete one of the user's reports, with its article list. It cannot be "
+    "undone; the user is asked to approve first.",
+    input_schema=_schema({"report_id": _ID}, ["report_id"]),
+)
+
 ALL_TOOL_SPECS: tuple[ToolSpec, ...] = (
     SEARCH_PUBMED,
     GET_PUBMED_ARTICLE,
@@ -120,4 +128,5 @@ ALL_TOOL_SPECS: tuple[ToolSpec, ...] = (
     GET_REPORT_ARTICLES,
     SEARCH_ARTICLES_IN_REPORTS,
     GET_ARTICLE_DETAILS,
+    DELETE_REPORT,
 )

@@ -12,6 +12,7 @@ from pagechat.tools import ToolConfig, register_tool
 
 from .pubmed import GET_PUBMED_ARTICLE_TOOL, SEARCH_PUBMED_TOOL
 from .reports import (
+    DELETE_REPORT_TOOL,
     GET_ARTICLE_DETAILS_TOOL,
     GET_REPORT_ARTICLES_TOOL,
     GET_REPORT_SUMMARY_TOOL,
@@ -20,6 +21,7 @@ from .reports import (
 from .streams import GET_STREAM_DETAILS_TOOL, LIST_RESEARCH_STREAMS_TOOL
 
 __all__ = [
+    "DELETE_REPORT_TOOL",
     "GET_ARTICLE_DETAILS_TOOL",
     "GET_PUBMED_ARTICLE_TOOL",
     "GET_REPORT_ARTICLES_TOOL",
@@ -41,6 +43,7 @@ HORIZON_TOOLS: tuple[ToolConfig, ...] = (
     GET_REPORT_ARTICLES_TOOL,
     SEARCH_ARTICLES_IN_REPORTS_TOOL,
     GET_ARTICLE_DETAILS_TOOL,
+    DELETE_REPORT_TOOL,
 )
 """In the order of `horizon.tool_specs.ALL_TOOL_SPECS`."""
 
