@@ -222,10 +222,15 @@ export class ChatController {
     } catch (error) {
       result = { action, ok: false, message: errorMessage(error, "The action could not be run."), data: null };
     }
+    // Worded and marked as the server stores it (store/base.py action_summary): a failure
+    // reads as one, with the reason the action gave, here and after a reload.
+    const reason = result.message !== "" ? `: ${result.message}` : "";
+    const content = result.ok ? `Applied action ${action}${reason}` : `Action ${action} failed${reason || " (no reason given)"}`;
     this.dispatchNow({
       type: "append",
       message: {
-        ...emptyMessage(this.nextId("action"), "action", `Applied action ${action}`),
+        ...emptyMessage(this.nextId("action"), "action", content),
+        status: result.ok ? "complete" : "error",
         custom_payload: { type: ACTION_RESULT, data: { action, input: data, result } },
       },
     });
