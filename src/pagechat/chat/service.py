@@ -310,7 +310,9 @@ class ChatService:
             session=session,
         )
         messages = [
-            *build_history(earlier, budget=self.config.history_budget),
+            *build_history(
+                earlier, budget=self.config.history_budget, native_tools=bool(setup.tools)
+            ),
             # The user's words are data too: a marker in them stays text even if echoed.
             UserTurn(setup.seal(request.message)),
         ]
