@@ -33,7 +33,7 @@ from ..agent import (
 from ..identity import Principal
 from ..models.base import Model, TokenUsage, UserTurn
 from ..models.retry import RetryPolicy
-from ..pages import ReplyParser, TurnSetup, prepare_turn
+from ..pages import DEFAULT_BASE_INSTRUCTIONS, ReplyParser, TurnSetup, prepare_turn
 from ..protocol import (
     ApprovalPublic,
     ChatRequest,
@@ -66,12 +66,6 @@ from .text import storable, storable_text
 __all__ = ["ChatConfig", "ChatService"]
 
 logger = logging.getLogger(__name__)
-
-DEFAULT_BASE_INSTRUCTIONS = (
-    "You are a helpful assistant embedded in a web application. You see the page the user "
-    "is on and can use the application's tools. Be concise and concrete."
-)
-
 
 @dataclass(frozen=True)
 class ChatConfig:
