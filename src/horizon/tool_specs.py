@@ -57,7 +57,9 @@ def _limit(maximum: int) -> dict[str, Any]:
 
 SEARCH_PUBMED = ToolSpec(
     name="search_pubmed",
-    description="Search PubMed for research articles; returns the best matches with PMIDs.",
+    description="Search research articles with PubMed's query syntax; returns the best "
+    "matches with PMIDs. As the app is set up, it searches either Horizon's local article "
+    "library (PubMed records imported earlier) or PubMed online; the result says which.",
     input_schema=_schema(
         {
             "query": {**_QUERY, "description": "Search terms or a PubMed boolean query"},

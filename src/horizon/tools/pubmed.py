@@ -17,7 +17,7 @@ from ..domain import Article
 from ..payloads import PUBMED_ARTICLE, PUBMED_SEARCH_RESULTS
 from ..pubmed import EutilsError
 from ..settings import HorizonSettings
-from ..sources import PubmedSource, open_pubmed_source
+from ..sources import EutilsPubmed, PubmedSource, open_pubmed_source
 from ..tool_specs import GET_PUBMED_ARTICLE, SEARCH_PUBMED
 from .common import NoScope, article_data, article_line, article_text, error, from_spec, scope
 
@@ -74,6 +74,7 @@ async def search_pubmed(
                 else:
                     articles = item
             label = source.label
+            where = "pubmed" if isinstance(source, EutilsPubmed) else "local"
     except EutilsError as exc:
         yield error(f"The PubMed search failed: {exc}")
         return
@@ -87,6 +88,7 @@ async def search_pubmed(
             "query": query,
             "total": found.total,
             "articles": [article_data(a, full=False) for a in articles],
+            "source": where,
         },
     }
     yield ToolResult(text, payload)

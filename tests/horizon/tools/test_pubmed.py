@@ -59,6 +59,8 @@ async def test_the_search_payload_is_a_results_card(
     data = payload["data"]
     jsonschema.validate(data, PUBMED_SEARCH_RESULTS_SCHEMA)
     assert data["query"] == "heart failure"
+    assert data["source"] == "local" and " in the local article store" in ran.text
+    assert not isinstance(ran.events[0], AgentApprovalRequested)
     assert len(data["articles"]) == 10 and data["total"] >= 10
     first = data["articles"][0]
     assert set(first) == {"pmid", "title", "authors", "journal", "year", "doi", "abstract"}
@@ -74,7 +76,12 @@ async def test_a_search_that_finds_nothing_says_so(
     assert not ran.result.is_error
     assert ran.text == 'No articles found for "xylophone" in the local article store.'
     assert ran.result.payload is not None
-    assert ran.result.payload["data"] == {"query": "xylophone", "total": 0, "articles": []}
+    assert ran.result.payload["data"] == {
+        "query": "xylophone",
+        "total": 0,
+        "articles": [],
+        "source": "local",
+    }
 
 
 async def test_an_article_comes_with_its_whole_record(
@@ -140,6 +147,7 @@ async def test_eutils_searches_pubmed_and_keeps_the_records(
     payload = ran.result.payload
     assert payload is not None
     jsonschema.validate(payload["data"], PUBMED_SEARCH_RESULTS_SCHEMA)
+    assert payload["data"]["source"] == "pubmed"
     pmids = [a["pmid"] for a in payload["data"]["articles"]]
     assert len(pmids) == 6 and " in PubMed; the best 6:" in ran.text.splitlines()[0]
     for pmid in pmids:
