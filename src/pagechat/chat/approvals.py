@@ -204,16 +204,19 @@ class Approvals:
         """Sweep for lapsed requests on every worker: the UPDATE lets one win each."""
         if self.timeout_seconds is None or self._sweeper is not None:
             return
+        self._sweeper = asyncio.create_task(
+            self._sweep(resume, load_user), name="pagechat-approval-sweep"
+        )
 
-        async def sweep() -> None:
-            while True:
-                try:
-                    await self.expire_due(resume, load_user)
-                except Exception:
-                    logger.exception("the approval sweep failed")
-                await asyncio.sleep(self._sweep_seconds)
-
-        self._sweeper = asyncio.create_task(sweep(), name="pagechat-approval-sweep")
+    async def _sweep(
+        self, resume: Resumer, load_user: Callable[[str], Awaitable[Principal | None]]
+    ) -> None:
+        while True:
+            try:
+                await self.expire_due(resume, load_user)
+            except Exception:
+                logger.exception("the approval sweep failed")
+            await asyncio.sleep(self._sweep_seconds)
 
     async def aclose(self) -> None:
         if self._sweeper is not None:

@@ -67,6 +67,7 @@ __all__ = ["ChatConfig", "ChatService"]
 
 logger = logging.getLogger(__name__)
 
+
 @dataclass(frozen=True)
 class ChatConfig:
     max_iterations: int = 5

@@ -87,10 +87,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await run_manager.open()
-        app.state.chat.open()
         try:
             for hook in on_startup:
                 await hook()
+            # After the hooks: they apply the migrations the sweep's table comes from.
+            app.state.chat.open()
             yield
         finally:
             await run_manager.shutdown()
