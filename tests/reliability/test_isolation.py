@@ -305,7 +305,11 @@ async def test_another_user_gets_404_and_changes_nothing(
             assert response.json().get("id", live.bob.user.id) == live.bob.user.id
     else:
         assert response.status_code == 404, response.text
-        assert response.json()["detail"] in ("Conversation not found", "Run not found")
+        assert response.json()["detail"] in (
+            "Conversation not found",
+            "Run not found",
+            "Approval not found",
+        )
     assert await _snapshot(live, world) == before
 
 
