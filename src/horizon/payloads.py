@@ -383,6 +383,10 @@ PUBMED_SEARCH_RESULTS_SCHEMA: dict[str, Any] = _object(
         "query": _NOTE,
         "total": {"type": "integer", "minimum": 0},
         "articles": _array(_object(_ARTICLE_PROPERTIES, ["pmid", "title"])),
+        "source": {
+            "enum": ["local", "pubmed"],
+            "description": "Where it searched: the local article library, or PubMed online",
+        },
     },
     ["query", "articles"],
 )

@@ -26,6 +26,7 @@ __all__ = [
     "ALL_TOOL_SPECS",
     "CHART_REPORT",
     "CHART_STREAM",
+    "DELETE_REPORT",
     "GET_ARTICLE_DETAILS",
     "GET_PUBMED_ARTICLE",
     "GET_REPORT_ARTICLES",
@@ -58,7 +59,9 @@ def _limit(maximum: int) -> dict[str, Any]:
 
 SEARCH_PUBMED = ToolSpec(
     name="search_pubmed",
-    description="Search PubMed for research articles; returns the best matches with PMIDs.",
+    description="Search research articles with PubMed's query syntax; returns the best "
+    "matches with PMIDs. As the app is set up, it searches either Horizon's local article "
+    "library (PubMed records imported earlier) or PubMed online; the result says which.",
     input_schema=_schema(
         {
             "query": {**_QUERY, "description": "Search terms or a PubMed boolean query"},
@@ -127,6 +130,13 @@ CHART_STREAM = ToolSpec(
     input_schema=_schema({"stream_id": _ID}, ["stream_id"]),
 )
 
+DELETE_REPORT = ToolSpec(
+    name="delete_report",
+    description="Delete one of the user's reports, with its article list. It cannot be "
+    "undone; the user is asked to approve first.",
+    input_schema=_schema({"report_id": _ID}, ["report_id"]),
+)
+
 ALL_TOOL_SPECS: tuple[ToolSpec, ...] = (
     SEARCH_PUBMED,
     GET_PUBMED_ARTICLE,
@@ -138,4 +148,5 @@ ALL_TOOL_SPECS: tuple[ToolSpec, ...] = (
     GET_ARTICLE_DETAILS,
     CHART_REPORT,
     CHART_STREAM,
+    DELETE_REPORT,
 )

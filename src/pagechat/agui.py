@@ -25,9 +25,11 @@ from typing import Any
 from ag_ui.core import (
     BaseEvent,
     CustomEvent,
+    Interrupt,
     RunErrorEvent,
     RunFinishedCancelledOutcome,
     RunFinishedEvent,
+    RunFinishedInterruptOutcome,
     RunFinishedSuccessOutcome,
     RunStartedEvent,
     StateSnapshotEvent,
@@ -98,6 +100,25 @@ class AguiTranslator:
             message = str(event.get("message") or "The assistant failed.")
             code = event.get("code")
             return [*self._close_text(), RunErrorEvent(message=message, code=code)]
+        if kind == "approval_requested":
+            # AG-UI's own pause: resuming is a new run, as it is in pagechat (the decision route).
+            self.finished = True
+            interrupt = Interrupt(
+                id=str(event.get("approval_id", "")),
+                reason="tool_approval",
+                message=str(event.get("reason") or ""),
+                tool_call_id=event.get("tool_use_id"),
+                expires_at=event.get("expires_at"),
+                metadata={"tool": event.get("tool"), "input": event.get("input") or {}},
+            )
+            return [
+                *self._close_text(),
+                RunFinishedEvent(
+                    thread_id=self.thread_id,
+                    run_id=self.run_id,
+                    outcome=RunFinishedInterruptOutcome(interrupts=[interrupt]),
+                ),
+            ]
         if kind == "cancelled":
             self.finished = True
             return [

@@ -19,6 +19,12 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "ActionRequest",
     "ActionResult",
+    "ApprovalDecisionRequest",
+    "ApprovalDecisionResult",
+    "ApprovalPublic",
+    "ApprovalRequestedEvent",
+    "ApprovalResolvedEvent",
+    "ApprovalStatus",
     "CancelledEvent",
     "ChatRequest",
     "ChatResponsePayload",
@@ -89,6 +95,26 @@ class CustomPayload(_Model):
     data: Any = None
 
 
+ApprovalStatus = Literal["pending", "approved", "denied", "expired"]
+"""`expired`: nobody decided in time, which counts as denied."""
+
+
+class ApprovalPublic(_Model):
+    """A tool call that waits (or waited) for the user's approval."""
+
+    id: str
+    tool: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    """The validated arguments the tool will run with."""
+    reason: str = ""
+    """Why the app asks: what the call would do."""
+    status: ApprovalStatus = "pending"
+    note: str | None = None
+    """The user's reason for denying, or why the request lapsed."""
+    expires_at: datetime | None = None
+    """When an undecided request is denied by itself."""
+
+
 class ToolHistoryEntry(_Model):
     """One tool call of a turn, as `[[tool:N]]` refers to it (N = position)."""
 
@@ -98,6 +124,8 @@ class ToolHistoryEntry(_Model):
     is_error: bool = False
     tool_use_id: str | None = None
     payload: CustomPayload | None = None
+    approval: ApprovalPublic | None = None
+    """For a call that needed approval: the decision (a denied call did not run)."""
 
 
 class Usage(_Model):
@@ -185,6 +213,31 @@ class CancelledEvent(_Model):
     type: Literal["cancelled"] = "cancelled"
 
 
+class ApprovalRequestedEvent(_Model):
+    """The turn pauses before a tool call the user must approve; it ends this run.
+
+    The decision route resumes the turn in a new run (`ApprovalDecisionResult.run_id`)."""
+
+    type: Literal["approval_requested"] = "approval_requested"
+    approval_id: str
+    tool: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    reason: str = ""
+    tool_use_id: str
+    expires_at: datetime | None = None
+    conversation_id: str | None = None
+    message_id: str | None = None
+
+
+class ApprovalResolvedEvent(_Model):
+    """First news of a resumed turn: what became of the call it waited for."""
+
+    type: Literal["approval_resolved"] = "approval_resolved"
+    approval_id: str
+    status: ApprovalStatus
+    note: str | None = None
+
+
 StreamEvent = Annotated[
     StatusEvent
     | TextDeltaEvent
@@ -193,7 +246,9 @@ StreamEvent = Annotated[
     | ToolCompleteEvent
     | CompleteEvent
     | ErrorEvent
-    | CancelledEvent,
+    | CancelledEvent
+    | ApprovalRequestedEvent
+    | ApprovalResolvedEvent,
     Field(discriminator="type"),
 ]
 
@@ -281,8 +336,11 @@ class ErrorResponse(_Model):
 
 # --- stored data, as clients see it --------------------------------------
 
-MessageStatus = Literal["running", "complete", "cancelled", "error", "interrupted"]
-"""`running`: its run is live (`run_id` resumes it); `interrupted`: the server stopped mid-run."""
+MessageStatus = Literal[
+    "running", "complete", "cancelled", "error", "interrupted", "needs_approval"
+]
+"""`running`: its run is live (`run_id` resumes it); `interrupted`: the server stopped mid-run;
+`needs_approval`: paused before a tool call until the user decides (`approval`)."""
 
 PayloadDecision = Literal["accepted", "rejected", "dismissed"]
 """What the user did with an answer's primary payload (`custom_payload`) in its card:
@@ -318,6 +376,8 @@ class MessagePublic(_Model):
     """What the user did with `custom_payload`; None while undecided (the card opens by itself)."""
     stop_reason: str | None = None
     """As in `ChatResponsePayload`: `max_tokens` for an answer cut off by the output limit."""
+    approval: ApprovalPublic | None = None
+    """The request a `needs_approval` answer waits for."""
 
 
 class ConversationPublic(_Model):
@@ -369,6 +429,21 @@ class PayloadDecisionRequest(_Model):
     decision: PayloadDecision
 
 
+class ApprovalDecisionRequest(_Model):
+    """The body of `POST /api/chat/approvals/{approval_id}`."""
+
+    model_config = ConfigDict(extra="forbid")
+    decision: Literal["approved", "denied"]
+    note: _Text | None = Field(default=None, max_length=2000)
+    """Why the user denied it; the model is told."""
+
+
+class ApprovalDecisionResult(_Model):
+    approval: ApprovalPublic
+    run_id: str
+    """The run that goes on with the turn: follow it at `/api/chat/runs/{run_id}/events`."""
+
+
 _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
     ChatRequest,
     ChatResponsePayload,
@@ -384,6 +459,8 @@ _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
     ConversationUpdate,
     ConversationSearchResults,
     PayloadDecisionRequest,
+    ApprovalDecisionRequest,
+    ApprovalDecisionResult,
     ErrorResponse,
 )
 
@@ -391,7 +468,7 @@ _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
 def wire_schema() -> dict[str, Any]:
     """One JSON Schema document holding every wire type under `$defs`.
 
-    `StreamEvent` is the discriminated union of the eight events.
+    `StreamEvent` is the discriminated union of the ten events.
     """
     from pydantic.json_schema import models_json_schema
 

@@ -21,9 +21,10 @@ from fastapi.routing import iter_route_contexts
 from starlette.routing import Mount
 
 from pagechat.auth import create_access_token
-from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, UserTurn
+from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, UserTurn, tool_call
 from pagechat.pages import ActionContext, PayloadConfig, ServerAction, register_page
 from pagechat.testing import frames
+from pagechat.tools import ToolConfig
 from tests.conftest import TEST_SECRET, Account
 from tests.reliability.conftest import Live
 
@@ -57,6 +58,8 @@ class World:
     """Alice's finished answer, which carries a card (a payload) to decide on."""
     actions: list[dict[str, Any]]
     """The data of every server action the handler ran."""
+    approval_id: str
+    """A tool call of Alice's, in a conversation of its own, waiting for her approval."""
 
 
 async def _reply(request: ModelRequest) -> AsyncIterator[ScriptItem]:
@@ -65,6 +68,9 @@ async def _reply(request: ModelRequest) -> AsyncIterator[ScriptItem]:
         yield "Working"
         yield Pause(30)
         yield "Done."
+        return
+    if isinstance(last, UserTurn) and last.text == "Close the ledger":
+        yield tool_call("close_ledger", {})
         return
     yield 'Done.\nLEDGER_SUMMARY: {"total": 1}'
 
@@ -86,6 +92,15 @@ async def world(live: Live) -> World:
                 "ledger_summary", "LEDGER_SUMMARY:", "A summary card.", schema={"type": "object"}
             )
         ],
+        tools=[
+            ToolConfig(
+                "close_ledger",
+                "Close the ledger.",
+                {"type": "object"},
+                lambda _params, _ctx: "Closed.",
+                requires_approval=True,
+            )
+        ],
     )
     live.use_model(FunctionModel(_reply))
     finished, _ = await live.chat("Sum it up", context=LEDGER)
@@ -102,7 +117,17 @@ async def world(live: Live) -> World:
             if f.type == "text_delta":
                 break
         live_run_id = running.headers["x-run-id"]
-    return World(conversation_id, finished.headers["x-run-id"], live_run_id, card["id"], actions)
+    paused, _ = await live.chat("Close the ledger", context=LEDGER)
+    waiting = (await live.messages(paused.headers["x-conversation-id"]))[1]
+    assert waiting["status"] == "needs_approval"
+    return World(
+        conversation_id,
+        finished.headers["x-run-id"],
+        live_run_id,
+        card["id"],
+        actions,
+        waiting["approval"]["id"],
+    )
 
 
 LEDGER = {"current_page": "ledger", "account": "A-1"}
@@ -128,6 +153,7 @@ class Route:
             conversation_id=world.conversation_id,
             run_id=run_id,
             message_id=world.card_message_id,
+            approval_id=world.approval_id,
         )
 
     async def send(self, live: Live, world: World, headers: dict[str, str]) -> httpx.Response:
@@ -191,6 +217,9 @@ CHECKED: dict[tuple[str, str], Route] = {
         "POST",
         "/api/conversations/{conversation_id}/messages/{message_id}/decision",
         lambda _w: {"decision": "accepted"},
+    ),
+    ("POST", "/api/chat/approvals/{approval_id}"): Route(
+        "POST", "/api/chat/approvals/{approval_id}", lambda _w: {"decision": "denied"}
     ),
     ("POST", "/api/chat/runs/{run_id}/cancel"): Route(
         "POST", "/api/chat/runs/{run_id}/cancel", run="live"
@@ -285,7 +314,11 @@ async def test_another_user_gets_404_and_changes_nothing(
             assert response.json().get("id", live.bob.user.id) == live.bob.user.id
     else:
         assert response.status_code == 404, response.text
-        assert response.json()["detail"] in ("Conversation not found", "Run not found")
+        assert response.json()["detail"] in (
+            "Conversation not found",
+            "Run not found",
+            "Approval not found",
+        )
     assert await _snapshot(live, world) == before
 
 

@@ -12,6 +12,7 @@ The model's reply depends on keywords in the last user message:
   context   echoes the project name from the page context
   think     a pause before the text                      error  the model fails after some text
   cutoff    text cut off by the output limit (max_tokens)
+  approve   a call of `delete_demo`, which needs the user's approval; then what came of it
   anything else: an echo
 
 A message that starts with `xss ` sends the XSS corpus (e2e/xss_corpus.json) through one
@@ -32,12 +33,14 @@ import logging
 import re
 import socket
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
 import uvicorn
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pagechat.auth.login import InvalidCredentials, PasswordLogin
 from pagechat.identity import Principal
@@ -47,7 +50,13 @@ from pagechat.models.errors import ModelOutputError
 from pagechat.pages import ClientAction, PayloadConfig, ServerAction, register_page
 from pagechat.protocol import ActionResult
 from pagechat.server import StaticTokens, create_app
-from pagechat.store import MemoryChatStore
+from pagechat.store import (
+    SqlChatStore,
+    User,
+    create_engine,
+    create_sessionmaker,
+    upgrade_async,
+)
 from pagechat.tools import ToolConfig, ToolContext, ToolProgress, ToolResult, register_tool
 
 TOKEN = "e2e-token"
@@ -106,6 +115,14 @@ async def _xss_probe(_params: dict[str, Any], _ctx: ToolContext) -> AsyncIterato
     yield ToolResult(joined, payload={"type": "demo_note", "data": {"text": joined}})
 
 
+DELETED: list[int] = []
+
+
+def _delete_demo(params: dict[str, Any], _ctx: ToolContext) -> str:
+    DELETED.append(int(params["id"]))
+    return f"Deleted demo item {params['id']}."
+
+
 def _xss_fail(_params: dict[str, Any], _ctx: ToolContext) -> ToolResult:
     return ToolResult("\n".join(XSS), is_error=True)
 
@@ -125,6 +142,13 @@ for tool in (
         "xss_probe", "Hostile progress, output and payload.", {"type": "object"}, _xss_probe
     ),
     ToolConfig("xss_fail", "Fails with a hostile error.", {"type": "object"}, _xss_fail),
+    ToolConfig(
+        "delete_demo",
+        "Delete a demo item. It cannot be undone.",
+        {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
+        _delete_demo,
+        requires_approval=True,
+    ),
 ):
     register_tool(tool)
 
@@ -359,6 +383,18 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
     if "context" in text:
         match = re.search(r'"name":\s*"([^"]*)"', request.system)
         return [f"Your project is called {match.group(1) if match else 'unknown'}."]
+    if "approve" in text:
+        if after_tools:
+            result = next(
+                r
+                for m in reversed(request.messages)
+                if isinstance(m, ToolResultsTurn)
+                for r in m.results
+            )
+            if result.is_error:
+                return [f"I kept item 7. ({result.content})"]
+            return ["Item 7 is deleted."]
+        return ["I will delete item 7.", tool_call("delete_demo", {"id": 7})]
     if "cutoff" in text:
         return ["This answer stops in the middle of a sent", ModelFinish("max_tokens")]
     if "think" in text:
@@ -416,6 +452,13 @@ class _QuietDrops(logging.Filter):
         return "e2e: connection dropped" not in text
 
 
+async def _prepare(engine: AsyncEngine) -> None:
+    await upgrade_async(engine)
+    async with create_sessionmaker(engine).begin() as session:
+        session.add(User(id=USER.id, email=USER.email, password_hash="-"))
+    await engine.dispose()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -434,11 +477,17 @@ def main() -> int:
     if not (args.static / "index.html").is_file():
         print(f"{args.static} has no index.html: run `npm run build` first", file=sys.stderr)
         return 2
+    # A real SQLite database, so paused answers (tool approval) are stored as in production.
+    workdir = Path(tempfile.mkdtemp(prefix="pagechat-e2e-"))
+    engine = create_engine(f"sqlite+aiosqlite:///{workdir}/e2e.db")
+    asyncio.run(_prepare(engine))
+    sessions = create_sessionmaker(engine)
     app = create_app(
         model=FunctionModel(reply),
-        store=MemoryChatStore(),
+        store=SqlChatStore(sessions),
         authenticator=E2EAuth(),
         static_dir=args.static,
+        sessions=sessions,
     )
     port = args.port or _free_port()
     config = uvicorn.Config(DropSwitch(app), host="127.0.0.1", port=port, log_level="warning")

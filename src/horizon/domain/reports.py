@@ -30,6 +30,7 @@ __all__ = [
     "NewReportArticle",
     "article_reports",
     "create_report",
+    "delete_report",
     "get_report",
     "get_report_detail",
     "list_reports",
@@ -147,6 +148,20 @@ async def get_report(*, session: AsyncSession, user_id: str, report_id: int) -> 
     report, stream = row
     counts = await _article_counts(session, [report.id])
     return _public(report, stream, counts.get(report.id, 0))
+
+
+async def delete_report(*, session: AsyncSession, user_id: str, report_id: int) -> bool:
+    """Delete the user's report (its entries go with it); False when there is none."""
+    report = await session.scalar(
+        select(Report)
+        .join(ResearchStream, ResearchStream.id == Report.stream_id)
+        .where(Report.id == report_id, ResearchStream.user_id == user_id)
+    )
+    if report is None:
+        return False
+    await session.delete(report)
+    await session.flush()
+    return True
 
 
 def _entry_public(entry: ReportArticle, article: Article) -> ReportArticlePublic:

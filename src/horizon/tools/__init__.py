@@ -13,6 +13,7 @@ from pagechat.tools import ToolConfig, register_tool
 from .charts import CHART_REPORT_TOOL, CHART_STREAM_TOOL
 from .pubmed import GET_PUBMED_ARTICLE_TOOL, SEARCH_PUBMED_TOOL
 from .reports import (
+    DELETE_REPORT_TOOL,
     GET_ARTICLE_DETAILS_TOOL,
     GET_REPORT_ARTICLES_TOOL,
     GET_REPORT_SUMMARY_TOOL,
@@ -23,6 +24,7 @@ from .streams import GET_STREAM_DETAILS_TOOL, LIST_RESEARCH_STREAMS_TOOL
 __all__ = [
     "CHART_REPORT_TOOL",
     "CHART_STREAM_TOOL",
+    "DELETE_REPORT_TOOL",
     "GET_ARTICLE_DETAILS_TOOL",
     "GET_PUBMED_ARTICLE_TOOL",
     "GET_REPORT_ARTICLES_TOOL",
@@ -46,6 +48,7 @@ HORIZON_TOOLS: tuple[ToolConfig, ...] = (
     GET_ARTICLE_DETAILS_TOOL,
     CHART_REPORT_TOOL,
     CHART_STREAM_TOOL,
+    DELETE_REPORT_TOOL,
 )
 """In the order of `horizon.tool_specs.ALL_TOOL_SPECS`."""
 

@@ -6,6 +6,7 @@ local article store by default, or PubMed's E-utilities.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -15,7 +16,8 @@ from pagechat.tools import ToolContext, ToolProgress, ToolResult
 from ..domain import Article
 from ..payloads import PUBMED_ARTICLE, PUBMED_SEARCH_RESULTS
 from ..pubmed import EutilsError
-from ..sources import PubmedSource, open_pubmed_source
+from ..settings import HorizonSettings
+from ..sources import EutilsPubmed, PubmedSource, open_pubmed_source
 from ..tool_specs import GET_PUBMED_ARTICLE, SEARCH_PUBMED
 from .common import NoScope, article_data, article_line, article_text, error, from_spec, scope
 
@@ -72,6 +74,7 @@ async def search_pubmed(
                 else:
                     articles = item
             label = source.label
+            where = "pubmed" if isinstance(source, EutilsPubmed) else "local"
     except EutilsError as exc:
         yield error(f"The PubMed search failed: {exc}")
         return
@@ -85,6 +88,7 @@ async def search_pubmed(
             "query": query,
             "total": found.total,
             "articles": [article_data(a, full=False) for a in articles],
+            "source": where,
         },
     }
     yield ToolResult(text, payload)
@@ -112,5 +116,17 @@ async def get_pubmed_article(params: dict[str, Any], ctx: ToolContext) -> ToolRe
     )
 
 
-SEARCH_PUBMED_TOOL = from_spec(SEARCH_PUBMED, search_pubmed)
+def _searches_online(params: dict[str, Any]) -> bool:
+    """A search of PubMed itself leaves the app (the query goes to NCBI): the user says yes
+    first. The local library is searched without asking."""
+    return HorizonSettings().pubmed == "eutils"
+
+
+SEARCH_PUBMED_TOOL = dataclasses.replace(
+    from_spec(SEARCH_PUBMED, search_pubmed),
+    requires_approval=_searches_online,
+    approval_reason=lambda params: (
+        f"Sends the query “{params.get('query', '')}” to PubMed (NCBI) online."
+    ),
+)
 GET_PUBMED_ARTICLE_TOOL = from_spec(GET_PUBMED_ARTICLE, get_pubmed_article)

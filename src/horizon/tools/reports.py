@@ -5,6 +5,7 @@ Every one reads through the user's id: another user's report is "not found".
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from pagechat.tools import ToolContext, ToolResult
@@ -13,6 +14,7 @@ from ..domain import (
     ReportArticlePublic,
     ReportEntry,
     article_reports,
+    delete_report,
     get_article,
     get_report,
     report_articles,
@@ -21,6 +23,7 @@ from ..domain import (
 )
 from ..payloads import PUBMED_ARTICLE
 from ..tool_specs import (
+    DELETE_REPORT,
     GET_ARTICLE_DETAILS,
     GET_REPORT_ARTICLES,
     GET_REPORT_SUMMARY,
@@ -38,6 +41,7 @@ from .common import (
 )
 
 __all__ = [
+    "DELETE_REPORT_TOOL",
     "GET_ARTICLE_DETAILS_TOOL",
     "GET_REPORT_ARTICLES_TOOL",
     "GET_REPORT_SUMMARY_TOOL",
@@ -196,3 +200,25 @@ GET_REPORT_SUMMARY_TOOL = from_spec(GET_REPORT_SUMMARY, get_report_summary)
 GET_REPORT_ARTICLES_TOOL = from_spec(GET_REPORT_ARTICLES, get_report_articles)
 SEARCH_ARTICLES_IN_REPORTS_TOOL = from_spec(SEARCH_ARTICLES_IN_REPORTS, search_articles_in_reports)
 GET_ARTICLE_DETAILS_TOOL = from_spec(GET_ARTICLE_DETAILS, get_article_details)
+
+
+async def delete_report_tool(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    """Delete a report; it runs only after the user approved (see DELETE_REPORT_TOOL)."""
+    report_id = int(params["report_id"])
+    try:
+        session, user_id = scope(ctx)
+    except NoScope as exc:
+        return error(str(exc))
+    if not await delete_report(session=session, user_id=user_id, report_id=report_id):
+        return _no_report(report_id)
+    await session.commit()
+    return ToolResult(f"Deleted report {report_id}.")
+
+
+DELETE_REPORT_TOOL = dataclasses.replace(
+    from_spec(DELETE_REPORT, delete_report_tool),
+    requires_approval=True,
+    approval_reason=lambda params: (
+        f"Deletes report {params.get('report_id')} and its article list; this cannot be undone."
+    ),
+)

@@ -1,6 +1,7 @@
 """The provider-neutral agent loop and its events."""
 
 from .events import (
+    AgentApprovalRequested,
     AgentComplete,
     AgentError,
     AgentEvent,
@@ -11,10 +12,12 @@ from .events import (
     AgentToolStart,
 )
 from .loop import DEFAULT_MAX_ITERATIONS, SUMMARY_INSTRUCTION, run_agent_loop
+from .pause import LoopResume, LoopState, denied_result
 
 __all__ = [
     "DEFAULT_MAX_ITERATIONS",
     "SUMMARY_INSTRUCTION",
+    "AgentApprovalRequested",
     "AgentComplete",
     "AgentError",
     "AgentEvent",
@@ -23,5 +26,8 @@ __all__ = [
     "AgentToolComplete",
     "AgentToolProgress",
     "AgentToolStart",
+    "LoopResume",
+    "LoopState",
+    "denied_result",
     "run_agent_loop",
 ]

@@ -7,8 +7,10 @@ from typing import Any
 
 from ..models.base import StopReason, TokenUsage
 from ..models.errors import ProviderErrorKind
+from .pause import LoopState
 
 __all__ = [
+    "AgentApprovalRequested",
     "AgentComplete",
     "AgentError",
     "AgentEvent",
@@ -65,6 +67,17 @@ class AgentComplete:
 
 
 @dataclass(frozen=True, slots=True)
+class AgentApprovalRequested:
+    """The loop stopped before a call the user must approve; `state` resumes it."""
+
+    tool_name: str
+    tool_use_id: str
+    tool_input: dict[str, Any]
+    reason: str
+    state: LoopState
+
+
+@dataclass(frozen=True, slots=True)
 class AgentError:
     message: str
     kind: ProviderErrorKind | str = "internal"
@@ -79,4 +92,5 @@ AgentEvent = (
     | AgentToolComplete
     | AgentComplete
     | AgentError
+    | AgentApprovalRequested
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
 
 from ..models.base import (
     AssistantTurn,
@@ -27,9 +28,10 @@ from ..models.base import (
 )
 from ..models.errors import ModelOutputError, ProviderError
 from ..models.retry import RetryPolicy, stream_with_retry
-from ..tools.execute import execute_tool
+from ..tools.execute import execute_tool, validation_error
 from ..tools.types import ToolConfig, ToolContext, ToolResult
 from .events import (
+    AgentApprovalRequested,
     AgentComplete,
     AgentError,
     AgentEvent,
@@ -39,6 +41,7 @@ from .events import (
     AgentToolProgress,
     AgentToolStart,
 )
+from .pause import LoopResume, LoopState, denied_result
 
 __all__ = ["DEFAULT_MAX_ITERATIONS", "SUMMARY_INSTRUCTION", "run_agent_loop"]
 
@@ -64,84 +67,134 @@ async def run_agent_loop(
     temperature: float | None = None,
     retry: RetryPolicy | None = None,
     seal: Callable[[str], str] | None = None,
+    resume: LoopResume | None = None,
+    can_pause: bool = True,
 ) -> AsyncIterator[AgentEvent]:
     """Run one user turn to its end; the last event is `AgentComplete` or `AgentError`.
 
     `seal` is applied to each tool result before the model reads it (the page layer
     breaks up markers in it, so the model cannot turn copied data into buttons).
+
+    A call of a tool that needs approval ends the loop with `AgentApprovalRequested`,
+    whose state `resume` takes back with the user's decision; with `can_pause` False
+    (nowhere to keep the state) such a call is refused and the model told so.
     """
-    history: list[ModelMessage] = list(messages)
     by_name = {t.name: t for t in tools}
     specs = [ToolSpec(t.name, t.description, t.input_schema) for t in tools]
-    usage = TokenUsage()
     policy = retry or RetryPolicy()
+    if resume is None:
+        history: list[ModelMessage] = list(messages)
+        usage = TokenUsage()
+        first = 1
+        paused: LoopState | None = None
+    else:
+        paused = resume.state
+        history, usage, first = list(paused.messages), paused.usage, paused.iteration
+    decision = resume  # applies to the waiting call only, once
 
-    for iteration in range(1, max_iterations + 2):
-        final_call = iteration > max_iterations
-        request = ModelRequest(
-            system=f"{system}\n\n{SUMMARY_INSTRUCTION}" if final_call else system,
-            messages=tuple(history),
-            tools=specs,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            tool_choice="none" if final_call else "auto",
-        )
-        text_parts: list[str] = []
-        calls: list[ModelToolCall] = []
-        finish: ModelFinish | None = None
-        try:
-            async for event in stream_with_retry(model, request, policy):
-                if isinstance(event, ModelTextDelta):
-                    if event.text:
-                        text_parts.append(event.text)
-                        yield AgentTextDelta(event.text)
-                elif isinstance(event, ModelToolCall):
-                    calls.append(event)
-                else:
-                    finish = event
-        except ProviderError as err:
-            yield AgentError(str(err), err.kind, usage)
-            return
-        except ModelOutputError as err:
-            yield AgentError(f"The model's reply could not be used: {err}", "model_output", usage)
-            return
-
-        if finish is not None:
-            usage = usage + finish.usage
-        stop_reason: StopReason = finish.stop_reason if finish else "end_turn"
-        if final_call or not calls or not specs:
-            if calls:
-                logger.info(
-                    "ignoring %d tool call(s) the model made after the tool budget", len(calls)
+    for iteration in range(first, max_iterations + 2):
+        if paused is not None:
+            # Resumed: the model already asked for these calls; run the rest of them.
+            text, calls = paused.text, list(paused.calls)
+            results = list(paused.results)
+            paused = None
+        else:
+            final_call = iteration > max_iterations
+            request = ModelRequest(
+                system=f"{system}\n\n{SUMMARY_INSTRUCTION}" if final_call else system,
+                messages=tuple(history),
+                tools=specs,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                tool_choice="none" if final_call else "auto",
+            )
+            text_parts: list[str] = []
+            model_calls: list[ModelToolCall] = []
+            finish: ModelFinish | None = None
+            try:
+                async for event in stream_with_retry(model, request, policy):
+                    if isinstance(event, ModelTextDelta):
+                        if event.text:
+                            text_parts.append(event.text)
+                            yield AgentTextDelta(event.text)
+                    elif isinstance(event, ModelToolCall):
+                        model_calls.append(event)
+                    else:
+                        finish = event
+            except ProviderError as err:
+                yield AgentError(str(err), err.kind, usage)
+                return
+            except ModelOutputError as err:
+                yield AgentError(
+                    f"The model's reply could not be used: {err}", "model_output", usage
                 )
-            yield AgentComplete(stop_reason, usage, finish.usage.input_tokens if finish else 0)
-            return
+                return
 
-        results: list[ToolResultPart] = []
-        for call in calls:
+            if finish is not None:
+                usage = usage + finish.usage
+            stop_reason: StopReason = finish.stop_reason if finish else "end_turn"
+            if final_call or not model_calls or not specs:
+                if model_calls:
+                    logger.info(
+                        "ignoring %d tool call(s) the model made after the tool budget",
+                        len(model_calls),
+                    )
+                yield AgentComplete(stop_reason, usage, finish.usage.input_tokens if finish else 0)
+                return
+            text = "".join(text_parts)
+            calls = [ToolCallPart(c.id, c.name, c.input) for c in model_calls]
+            results = []
+
+        while len(results) < len(calls):
+            call = calls[len(results)]
+            tool = by_name.get(call.name)
+            decided = decision is not None and call.id == decision.state.waiting.id
+            reason = None if decided or tool is None else _approval_reason(tool, call.input)
+            if reason is not None and can_pause:
+                state = LoopState(
+                    tuple(history), iteration, usage, text, tuple(calls), tuple(results)
+                )
+                yield AgentApprovalRequested(call.name, call.id, call.input, reason, state)
+                return
             result: ToolResult | None = None
-            async for tool_event in _run_one(call, by_name, context):
-                if isinstance(tool_event, ToolResult):
-                    result = tool_event
-                else:
-                    yield tool_event
+            if reason is not None:
+                result = ToolResult(
+                    f"{call.name} needs the user's approval, which cannot be asked for here; "
+                    "it was not run.",
+                    is_error=True,
+                )
+            elif decided and decision is not None and not decision.approved:
+                result = ToolResult(denied_result(call.name, decision.note), is_error=True)
+            if decided:
+                decision = None
+            if result is not None:
+                yield AgentToolStart(call.name, call.input, call.id)
+            else:
+                async for tool_event in _run_one(call, by_name, context):
+                    if isinstance(tool_event, ToolResult):
+                        result = tool_event
+                    else:
+                        yield tool_event
             assert result is not None
-            text = result.text if seal is None else seal(result.text)
-            results.append(ToolResultPart(call.id, text, result.is_error))
+            sealed = result.text if seal is None else seal(result.text)
+            results.append(ToolResultPart(call.id, sealed, result.is_error))
             yield AgentToolComplete(
                 call.name, call.id, call.input, result.text, result.payload, result.is_error
             )
-        history.append(
-            AssistantTurn(
-                "".join(text_parts), tuple(ToolCallPart(c.id, c.name, c.input) for c in calls)
-            )
-        )
+        history.append(AssistantTurn(text, tuple(calls)))
         history.append(ToolResultsTurn(tuple(results)))
         yield AgentThinking("Thinking...")
 
 
+def _approval_reason(tool: ToolConfig, params: dict[str, Any]) -> str | None:
+    """Why to ask the user first; never for input the tool would refuse anyway."""
+    if validation_error(tool, params) is not None:
+        return None
+    return tool.approval_needed(params)
+
+
 async def _run_one(
-    call: ModelToolCall, tools: dict[str, ToolConfig], context: ToolContext
+    call: ToolCallPart, tools: dict[str, ToolConfig], context: ToolContext
 ) -> AsyncIterator[AgentToolStart | AgentToolProgress | ToolResult]:
     yield AgentToolStart(call.name, call.input, call.id)
     tool = tools.get(call.name)

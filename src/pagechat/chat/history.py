@@ -15,7 +15,14 @@ import re
 from collections.abc import Sequence
 
 from .. import defaults
-from ..models.base import AssistantTurn, ModelMessage, UserTurn
+from ..models.base import (
+    AssistantTurn,
+    ModelMessage,
+    ToolCallPart,
+    ToolResultPart,
+    ToolResultsTurn,
+    UserTurn,
+)
 from ..protocol import MessagePublic, ToolHistoryEntry
 
 __all__ = ["DEFAULT_HISTORY_BUDGET", "PAYLOAD_CHARS", "TOOL_OUTPUT_CHARS", "build_history"]
@@ -101,6 +108,46 @@ def _decision_note(msg: MessagePublic, *, answered: bool) -> str:
     return _DECISION_NOTES[msg.payload_decision].format(type=kind)
 
 
+_NO_TEXT = "(The tool results above were the answer.)"
+_MARKERS = re.compile(r"(?:\s*\[\[tool:\d+\]\])+\s*")
+"""A run of markers with nothing but space between them: the calls of one model step."""
+
+
+def _native_turns(msg: MessagePublic, *, answered: bool) -> list[ModelMessage] | None:
+    """An answer with tool calls in the providers' own tool-use form: each step's text and
+    calls, then their results (outputs cut as in the notes), then the final text and notes.
+    None when the stored markers do not name its tool calls one by one, in order."""
+    history = msg.tool_history
+    turns: list[ModelMessage] = []
+    start = 0
+    expected = 0
+    for group in _MARKERS.finditer(msg.content):
+        indices = [int(i) for i in _MARKER.findall(group.group(0))]
+        if indices != list(range(expected, expected + len(indices))) or indices[-1] >= len(history):
+            return None
+        expected += len(indices)
+        calls, results = [], []
+        for index in indices:
+            entry = history[index]
+            # Earlier answers stored without ids get stable ones of their own.
+            call_id = entry.tool_use_id or f"hist_{msg.id}_{index}"
+            output = entry.output
+            if len(output) > TOOL_OUTPUT_CHARS:
+                rest = len(output) - TOOL_OUTPUT_CHARS
+                output = f"{output[:TOOL_OUTPUT_CHARS]}… [{rest} more characters]"
+            calls.append(ToolCallPart(call_id, entry.tool_name, dict(entry.input)))
+            results.append(ToolResultPart(call_id, output or "(no output)", entry.is_error))
+        turns.append(AssistantTurn(msg.content[start : group.start()].strip(), tuple(calls)))
+        turns.append(ToolResultsTurn(tuple(results)))
+        start = group.end()
+    if expected != len(history) or not turns:
+        return None
+    notes = _STATUS_NOTES.get(msg.status, "") + _proposal_notes(msg)
+    final = (msg.content[start:].strip() + notes + _decision_note(msg, answered=answered)).strip()
+    turns.append(AssistantTurn(final or _NO_TEXT))
+    return turns
+
+
 def _as_turn(msg: MessagePublic, *, answered: bool = False) -> ModelMessage | None:
     if msg.role == "user":
         return UserTurn(msg.content)
@@ -116,20 +163,48 @@ def _as_turn(msg: MessagePublic, *, answered: bool = False) -> ModelMessage | No
 
 
 def _size(turn: ModelMessage) -> int:
-    return len(turn.text) if isinstance(turn, UserTurn | AssistantTurn) else 0
+    if isinstance(turn, UserTurn):
+        return len(turn.text)
+    if isinstance(turn, AssistantTurn):
+        return len(turn.text) + sum(len(json.dumps(c.input)) + len(c.name) for c in turn.tool_calls)
+    return sum(len(r.content) for r in turn.results)
 
 
 def build_history(
-    messages: Sequence[MessagePublic], *, budget: int = DEFAULT_HISTORY_BUDGET
+    messages: Sequence[MessagePublic],
+    *,
+    budget: int = DEFAULT_HISTORY_BUDGET,
+    native_tools: bool = True,
 ) -> list[ModelMessage]:
     """Earlier messages (oldest first) → model turns, newest first within `budget` characters.
 
-    The result starts with a user turn, as providers require.
+    With `native_tools`, earlier tool calls and results go in the providers' tool-use form
+    (a provider may refuse tool-use blocks in a request that offers no tools: pass False
+    then, and they are told as notes in the text). The result starts with a user turn, as
+    providers require.
     """
     picked: list[ModelMessage] = []
     spent = 0
     answered = False  # a user message came after this one: its card was passed over
     for msg in reversed(messages):
+        native = (
+            _native_turns(msg, answered=answered)
+            if native_tools
+            and msg.role == "assistant"
+            and msg.tool_history
+            and msg.status != "running"
+            else None
+        )
+        if native is not None:
+            answered = answered or msg.role == "user"
+            size = sum(_size(t) for t in native)
+            if picked and spent + size > budget:
+                break
+            if picked or size <= budget:
+                picked.extend(reversed(native))
+                spent += size
+                continue
+            # Alone over budget: told as text below, which keeps its end.
         turn = _as_turn(msg, answered=answered)
         answered = answered or msg.role == "user"
         if turn is None:

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from .. import defaults
 from ..agent import (
+    AgentApprovalRequested,
     AgentComplete,
     AgentError,
     AgentTextDelta,
@@ -27,13 +28,15 @@ from ..agent import (
     AgentToolComplete,
     AgentToolProgress,
     AgentToolStart,
+    LoopResume,
     run_agent_loop,
 )
 from ..identity import Principal
 from ..models.base import Model, TokenUsage, UserTurn
 from ..models.retry import RetryPolicy
-from ..pages import ReplyParser, TurnSetup, prepare_turn
+from ..pages import DEFAULT_BASE_INSTRUCTIONS, ReplyParser, TurnSetup, prepare_turn
 from ..protocol import (
+    ApprovalPublic,
     ChatRequest,
     ChatResponsePayload,
     CompleteEvent,
@@ -52,8 +55,10 @@ from ..protocol import (
 from ..quotas import Quotas
 from ..runs import Draining, Run, RunManager, RunObserver
 from ..store.base import AssistantRecord, ChatStore, TurnIds
+from ..store.users import get_user, principal_of
 from ..tools.types import ToolContext
 from ..tracing import RunTracer
+from .approvals import ApprovalPending, Approvals, PausedTurn, replay_events
 from .checkpoints import Checkpointer
 from .coalesce import DEFAULT_WINDOW, TextCoalescer
 from .history import DEFAULT_HISTORY_BUDGET, build_history
@@ -62,11 +67,6 @@ from .text import storable, storable_text
 __all__ = ["ChatConfig", "ChatService"]
 
 logger = logging.getLogger(__name__)
-
-DEFAULT_BASE_INSTRUCTIONS = (
-    "You are a helpful assistant embedded in a web application. You see the page the user "
-    "is on and can use the application's tools. Be concise and concrete."
-)
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,8 @@ class ChatConfig:
     """How often running answers are saved, so a killed process keeps them; None: never."""
     coalesce_seconds: float = DEFAULT_WINDOW
     """Text deltas within this window of the last text event are merged into one (0: never)."""
+    approval_timeout_seconds: float | None = 900.0
+    """A tool call waiting for the user's approval is denied after this long (None: never)."""
 
 
 @dataclass
@@ -94,6 +96,10 @@ class _Turn:
     text: list[str] = field(default_factory=list)
     tool_history: list[ToolHistoryEntry] = field(default_factory=list)
     usage: TokenUsage = field(default_factory=TokenUsage)
+    resume: LoopResume | None = None
+    """Set when the turn goes on after an approval (chat/approvals.py)."""
+    approvals: dict[str, ApprovalPublic] = field(default_factory=dict)
+    """Decided approvals by tool_use_id, shown on their tool calls."""
 
     def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
         return AssistantRecord(
@@ -139,9 +145,29 @@ class ChatService:
         self._checkpoints = (
             Checkpointer(store, interval=seconds) if seconds is not None and seconds > 0 else None
         )
+        self.approvals = (
+            Approvals(sessions, timeout_seconds=self.config.approval_timeout_seconds)
+            if sessions is not None
+            else None
+        )
+        """Where paused turns wait for approval; without a database a tool that needs
+        approval is refused (the model is told)."""
+
+    def open(self) -> None:
+        """At start-up: deny the approvals whose time is up, now and from then on."""
+        if self.approvals is not None:
+            self.approvals.start(self.resume_turn, self._load_user)
+
+    async def _load_user(self, user_id: str) -> Principal | None:
+        assert self.sessions is not None
+        async with self.sessions() as session:
+            row = await get_user(session=session, user_id=user_id)
+        return None if row is None else principal_of(row)
 
     async def aclose(self) -> None:
         """After the runs have stopped: no more checkpoints."""
+        if self.approvals is not None:
+            await self.approvals.aclose()
         if self._checkpoints is not None:
             await self._checkpoints.aclose()
 
@@ -170,6 +196,13 @@ class ChatService:
                 if request.conversation_id
                 else []
             )
+            # After the ownership check above: another user's conversation stays a 404.
+            if (
+                self.approvals is not None
+                and request.conversation_id is not None
+                and await self.approvals.has_pending(request.conversation_id)
+            ):
+                raise ApprovalPending("Approve or deny the pending request first.")
             ids = await self.store.begin_turn(
                 user=user,
                 conversation_id=request.conversation_id,
@@ -210,6 +243,35 @@ class ChatService:
             observers=observers,
         )
 
+    async def resume_turn(self, user: Principal, paused: PausedTurn, run_id: str) -> Run:
+        """Go on with a turn paused for approval, in the run `run_id` (chat/approvals.py).
+
+        The run first replays the answer so far, so it folds like one run. It is not
+        admitted against quotas again: the turn was, when it started.
+        """
+        claimed = paused.claimed
+        setup = prepare_turn(
+            paused.context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
+        )
+        ids = TurnIds(claimed.conversation_id, "", claimed.message_id)
+        turn = _Turn(ids, setup, resume=paused.resume)
+        turn.text.append(paused.content)
+        turn.tool_history.extend(paused.tool_history)
+        turn.usage = TokenUsage(paused.usage.input_tokens, paused.usage.output_tokens)
+        turn.approvals[claimed.tool_use_id] = claimed.approval
+        request = ChatRequest.model_construct(
+            message=paused.message, context=paused.context, conversation_id=ids.conversation_id
+        )
+
+        async def body(run: Run) -> None:
+            for event in replay_events(paused):
+                run.emit(event)
+            await self._run(run, turn, user, request, [])
+
+        return self.runs.start(
+            owner_id=user.id, conversation_id=ids.conversation_id, body=body, run_id=run_id
+        )
+
     async def _run(
         self,
         run: Run,
@@ -244,7 +306,9 @@ class ChatService:
             session=session,
         )
         messages = [
-            *build_history(earlier, budget=self.config.history_budget),
+            *build_history(
+                earlier, budget=self.config.history_budget, native_tools=bool(setup.tools)
+            ),
             # The user's words are data too: a marker in them stays text even if echoed.
             UserTurn(setup.seal(request.message)),
         ]
@@ -288,6 +352,8 @@ class ChatService:
                 temperature=self.config.temperature,
                 retry=self.config.retry,
                 seal=setup.seal,
+                resume=turn.resume,
+                can_pause=self.approvals is not None,
             ):
                 if isinstance(event, AgentTextDelta):
                     show(parser.feed(storable_text(event.text)))
@@ -339,6 +405,7 @@ class ChatService:
                             is_error=event.is_error,
                             tool_use_id=event.tool_use_id,
                             payload=_tool_payload(storable(event.payload)),
+                            approval=turn.approvals.get(event.tool_use_id),
                         )
                     )
                     emit(
@@ -357,6 +424,23 @@ class ChatService:
                     deltas.flush()
                     turn.usage = event.usage
                     await self._complete(run, turn, model, event, parser)
+                elif isinstance(event, AgentApprovalRequested) and self.approvals is not None:
+                    show(parser.flush())
+                    deltas.flush()
+                    turn.usage = event.state.usage
+                    await self.approvals.pause(
+                        run,
+                        event,
+                        user=user,
+                        conversation_id=ids.conversation_id,
+                        message_id=ids.assistant_message_id,
+                        request_message=request.message,
+                        context=request.context,
+                        record=turn.record("needs_approval"),
+                        finish=lambda record: self.store.finish_turn(
+                            assistant_message_id=ids.assistant_message_id, record=record
+                        ),
+                    )
                 elif isinstance(event, AgentError):
                     show(parser.flush())
                     deltas.flush()

@@ -37,7 +37,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_TERMINAL = frozenset({"complete", "error", "cancelled"})
+_TERMINAL = frozenset({"complete", "error", "cancelled", "approval_requested"})
 
 RunBody = Callable[["Run"], Awaitable[None]]
 

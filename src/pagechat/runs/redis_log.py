@@ -24,7 +24,7 @@ from .log import EventLog
 
 __all__ = ["APPEND_SCRIPT", "END_SCRIPT", "TERMINAL_TYPES", "RemoteEventLog", "RunKeys"]
 
-TERMINAL_TYPES = frozenset({"complete", "error", "cancelled"})
+TERMINAL_TYPES = frozenset({"complete", "error", "cancelled", "approval_requested"})
 
 _BLOCK_MS = 2_000
 _READ_COUNT = 1_000
@@ -69,7 +69,8 @@ for r = 1, #KEYS / 2 do
                  't', ARGV[i + 1], 'd', ARGV[i + 2])
       if ARGV[i] == '1' then redis.call('EXPIRE', log, ARGV[3]) end
       local kind = ARGV[i + 1]
-      if kind == 'complete' or kind == 'error' or kind == 'cancelled' then ended = kind end
+      if kind == 'complete' or kind == 'error' or kind == 'cancelled'
+        or kind == 'approval_requested' then ended = kind end
     end
     if ended then
       redis.call('HSET', meta, 'ended', ended)

@@ -19,6 +19,7 @@ from ..auth.authenticator import JwtAuthenticator
 from ..auth.limits import LoginLimiter, LoginLimits, RedisLoginLimiter
 from ..auth.secret import resolve_secret
 from ..chat import ChatConfig, ChatService
+from ..chat.approvals import ApprovalPending
 from ..chat.service import ModelSource
 from ..identity import Authenticator
 from ..mcp import McpServer, McpTools, load_mcp_config
@@ -42,6 +43,7 @@ from .limits import BodySizeLimit
 from .routes import (
     actions,
     agui,
+    approvals,
     auth,
     chat,
     conversation_search,
@@ -102,6 +104,8 @@ def create_app(
         try:
             for hook in on_startup:
                 await hook()
+            # After the hooks: they apply the migrations the sweep's table comes from.
+            app.state.chat.open()
             yield
         finally:
             await run_manager.shutdown()
@@ -143,6 +147,10 @@ def create_app(
     async def _draining(request: Request, exc: Draining) -> JSONResponse:
         # A load balancer retries elsewhere; a client tries again in a moment.
         return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "1"})
+
+    @app.exception_handler(ApprovalPending)
+    async def _approval_pending(request: Request, exc: ApprovalPending) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=409)
 
     @app.exception_handler(QuotaExceeded)
     async def _over_quota(request: Request, exc: QuotaExceeded) -> JSONResponse:
@@ -189,6 +197,7 @@ def create_app(
     app.include_router(health.router)
     app.include_router(auth.router)
     app.include_router(chat.router)
+    app.include_router(approvals.router)
     app.include_router(agui.router)
     app.include_router(actions.router)
     app.include_router(conversation_search.router)
@@ -325,6 +334,7 @@ def create_app_from_settings(
             temperature=settings.temperature,
             history_budget=settings.history_budget,
             checkpoint_seconds=settings.checkpoint_seconds,
+            approval_timeout_seconds=settings.approval_timeout_seconds,
         ),
         runs=runs,
         cancel_on_disconnect=settings.cancel_on_disconnect,

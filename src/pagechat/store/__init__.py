@@ -4,6 +4,7 @@
 SQLite or PostgreSQL (tables in `tables`, migrations applied by `upgrade`).
 """
 
+from .approvals import Approval
 from .base import AssistantRecord, ChatStore, ConversationNotFound, TurnIds
 from .db import create_engine, create_sessionmaker
 from .memory import MemoryChatStore
@@ -14,6 +15,7 @@ from .titles import make_title
 from .users import get_user_by_email
 
 __all__ = [
+    "Approval",
     "AssistantRecord",
     "Base",
     "ChatStore",

@@ -69,6 +69,24 @@ class ToolConfig:
     """Seconds before the call is abandoned and the model told it timed out."""
     required_role: str | None = None
     """`"admin"` hides the tool from everyone else; `None` offers it to all users."""
+    requires_approval: bool | Callable[[dict[str, Any]], bool] = False
+    """Ask the user before running: always, or when this function of the validated
+    input says so. The turn pauses until they approve or deny (`pagechat.chat.approvals`)."""
+    approval_reason: str | Callable[[dict[str, Any]], str] | None = None
+    """The short reason the approval card shows; default: the description's first sentence."""
+
+    def approval_needed(self, params: dict[str, Any]) -> str | None:
+        """The reason to ask before running with these (already validated) `params`, or None."""
+        needed = self.requires_approval
+        if not (needed(params) if callable(needed) else needed):
+            return None
+        reason = self.approval_reason
+        if callable(reason):
+            return reason(params)
+        if reason:
+            return reason
+        first = self.description.strip().split(". ")[0].strip().rstrip(".")
+        return f"{first}." if first else f"Run {self.name}."
 
     def allowed_for(self, *, is_admin: bool) -> bool:
         return self.required_role is None or (self.required_role == "admin" and is_admin)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -9,7 +10,14 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pagechat.agent import AgentEvent, AgentToolComplete, AgentToolProgress, run_agent_loop
+from pagechat.agent import (
+    AgentApprovalRequested,
+    AgentEvent,
+    AgentToolComplete,
+    AgentToolProgress,
+    LoopResume,
+    run_agent_loop,
+)
 from pagechat.models import ModelToolCall, ScriptedModel, UserTurn, tool_call
 from pagechat.tools import ToolConfig, ToolContext
 from tests.conftest import Account
@@ -57,16 +65,19 @@ def call(session: AsyncSession, horizon_tools: tuple[ToolConfig, ...]) -> Call:
             page_context=page or {},
             session=session if with_session else None,
         )
-        events = [
-            event
-            async for event in run_agent_loop(
-                model=model,
-                system="You are Horizon's assistant.",
-                messages=[UserTurn("Go.")],
-                tools=horizon_tools,
-                context=context,
-            )
-        ]
+        loop = functools.partial(
+            run_agent_loop,
+            model=model,
+            system="You are Horizon's assistant.",
+            messages=[UserTurn("Go.")],
+            tools=horizon_tools,
+            context=context,
+        )
+        events = [event async for event in loop()]
+        if isinstance(events[-1], AgentApprovalRequested):
+            # A tool that asks first: the user approves, as the decision route would resume it.
+            resume = LoopResume(events[-1].state, approved=True)
+            events += [event async for event in loop(resume=resume)]
         return Ran(events)
 
     return run

@@ -16,6 +16,7 @@ from horizon.payloads import (
     PUBMED_SEARCH_RESULTS_SCHEMA,
 )
 from horizon.pubmed import ArticleRecord
+from pagechat.agent import AgentApprovalRequested
 from tests.conftest import Account
 from tests.fakes.eutils_server import FakeEutils
 from tests.horizon.tools.conftest import Call
@@ -58,6 +59,8 @@ async def test_the_search_payload_is_a_results_card(
     data = payload["data"]
     jsonschema.validate(data, PUBMED_SEARCH_RESULTS_SCHEMA)
     assert data["query"] == "heart failure"
+    assert data["source"] == "local" and " in the local article store" in ran.text
+    assert not isinstance(ran.events[0], AgentApprovalRequested)
     assert len(data["articles"]) == 10 and data["total"] >= 10
     first = data["articles"][0]
     assert set(first) == {"pmid", "title", "authors", "journal", "year", "doi", "abstract"}
@@ -73,7 +76,12 @@ async def test_a_search_that_finds_nothing_says_so(
     assert not ran.result.is_error
     assert ran.text == 'No articles found for "xylophone" in the local article store.'
     assert ran.result.payload is not None
-    assert ran.result.payload["data"] == {"query": "xylophone", "total": 0, "articles": []}
+    assert ran.result.payload["data"] == {
+        "query": "xylophone",
+        "total": 0,
+        "articles": [],
+        "source": "local",
+    }
 
 
 async def test_an_article_comes_with_its_whole_record(
@@ -129,12 +137,17 @@ async def test_eutils_searches_pubmed_and_keeps_the_records(
 
     ran = await call(alice, "search_pubmed", {"query": "therapy", "max_results": 6})
 
+    # An online search asks the user first; the local library does not.
+    asked = ran.events[0]
+    assert isinstance(asked, AgentApprovalRequested)
+    assert asked.reason == "Sends the query “therapy” to PubMed (NCBI) online."
     assert not ran.result.is_error, ran.text
     assert ran.progress[0].stage == "searching"
     assert [p.progress for p in ran.progress if p.stage == "fetching"] == [0.0, 5 / 6]
     payload = ran.result.payload
     assert payload is not None
     jsonschema.validate(payload["data"], PUBMED_SEARCH_RESULTS_SCHEMA)
+    assert payload["data"]["source"] == "pubmed"
     pmids = [a["pmid"] for a in payload["data"]["articles"]]
     assert len(pmids) == 6 and " in PubMed; the best 6:" in ran.text.splitlines()[0]
     for pmid in pmids:

@@ -8,6 +8,7 @@ import jsonschema
 import pytest
 
 from horizon.payloads import PUBMED_ARTICLE_SCHEMA
+from pagechat.agent import AgentApprovalRequested
 from tests.conftest import Account
 from tests.horizon.tools.conftest import Call
 from tests.horizon.world import World
@@ -48,7 +49,7 @@ async def test_report_articles_come_best_ranked_first(
     assert "   Your notes: Read in full" in ran.text
 
 
-@pytest.mark.parametrize("tool", ["get_report_summary", "get_report_articles"])
+@pytest.mark.parametrize("tool", ["get_report_summary", "get_report_articles", "delete_report"])
 async def test_another_users_report_is_an_error_the_model_reads(
     call: Call, alice: Account, world: World, tool: str
 ) -> None:
@@ -99,3 +100,16 @@ async def test_an_article_not_in_the_store_is_an_error_the_model_reads(
 
     assert ran.result.is_error
     assert ran.text.startswith("PMID 99999999 is not in Horizon's article store;")
+
+
+async def test_deleting_a_report_asks_first_and_then_deletes_it(
+    call: Call, alice: Account, world: World
+) -> None:
+    ran = await call(alice, "delete_report", {"report_id": world.alice_report})
+
+    asked = ran.events[0]
+    assert isinstance(asked, AgentApprovalRequested)
+    assert asked.reason.startswith(f"Deletes report {world.alice_report} ")
+    assert ran.text == f"Deleted report {world.alice_report}."
+    again = await call(alice, "get_report_summary", {"report_id": world.alice_report})
+    assert again.result.is_error

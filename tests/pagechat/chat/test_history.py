@@ -5,6 +5,7 @@ from typing import Any
 
 from pagechat.chat import build_history
 from pagechat.models import AssistantTurn, UserTurn
+from pagechat.models.base import ToolCallPart, ToolResultPart, ToolResultsTurn
 from pagechat.protocol import CustomPayload, MessagePublic, ToolHistoryEntry
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -29,7 +30,42 @@ def test_newest_turns_are_kept_when_over_budget() -> None:
     assert sum(len(t) for t in texts) <= 1000
 
 
-def test_tool_markers_become_short_notes_with_long_outputs_cut() -> None:
+def test_earlier_tool_calls_go_in_the_providers_tool_use_form() -> None:
+    first = ToolHistoryEntry(
+        tool_name="search_pubmed", input={"query": "CRISPR"}, output="z" * 5000, tool_use_id="t1"
+    )
+    second = ToolHistoryEntry(tool_name="fetch", input={"id": 1}, output="gone", is_error=True)
+    third = ToolHistoryEntry(tool_name="fetch", input={"id": 2}, output="ok", tool_use_id="t3")
+    answer = _msg(
+        "assistant",
+        "Searching.[[tool:0]]Now both.[[tool:1]] [[tool:2]]Found many.",
+        tool_history=[first, second, third],
+    )
+
+    history = build_history([_msg("user", "find"), answer])
+
+    assert history[0] == UserTurn("find")
+    step1, results1, step2, results2, final = history[1:]
+    assert step1 == AssistantTurn(
+        "Searching.", (ToolCallPart("t1", "search_pubmed", {"query": "CRISPR"}),)
+    )
+    assert isinstance(results1, ToolResultsTurn)
+    [cut] = results1.results
+    assert cut.tool_use_id == "t1" and len(cut.content) < 700 and "more characters" in cut.content
+    assert step2 == AssistantTurn(
+        "Now both.",
+        (
+            ToolCallPart(f"hist_{answer.id}_1", "fetch", {"id": 1}),
+            ToolCallPart("t3", "fetch", {"id": 2}),
+        ),
+    )
+    assert results2 == ToolResultsTurn(
+        (ToolResultPart(f"hist_{answer.id}_1", "gone", True), ToolResultPart("t3", "ok", False))
+    )
+    assert final == AssistantTurn("Found many.")
+
+
+def test_tool_markers_become_short_notes_when_the_turn_offers_no_tools() -> None:
     entry = ToolHistoryEntry(
         tool_name="search_pubmed", input={"query": "CRISPR"}, output="z" * 5000
     )
@@ -37,7 +73,8 @@ def test_tool_markers_become_short_notes_with_long_outputs_cut() -> None:
         [
             _msg("user", "find"),
             _msg("assistant", "Searching.[[tool:0]]Found many.", tool_history=[entry]),
-        ]
+        ],
+        native_tools=False,
     )
     answer = history[-1]
     assert isinstance(answer, AssistantTurn)
@@ -119,7 +156,7 @@ def test_a_long_proposal_is_cut_and_a_tool_payload_is_not_repeated() -> None:
         custom_payload=listed,
     )
 
-    (turn,) = build_history([_msg("user", "go"), answer])[1:]
+    turn = build_history([_msg("user", "go"), answer])[-1]
 
     assert isinstance(turn, AssistantTurn)
     assert "(Proposed article_list" not in turn.text

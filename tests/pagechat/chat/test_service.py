@@ -6,6 +6,7 @@ import uvloop
 from pagechat.chat.service import ChatService
 from pagechat.identity import Principal
 from pagechat.models import FunctionModel, ModelRequest, ScriptItem
+from pagechat.pages import DEFAULT_BASE_INSTRUCTIONS
 from pagechat.protocol import ChatRequest
 from pagechat.runs import RunManager
 from pagechat.store import MemoryChatStore
@@ -41,3 +42,14 @@ def test_an_instant_answer_lets_other_tasks_run_under_uvloop() -> None:
 
     seen = uvloop.run(main())
     assert any(0 < n < TOKENS for n in seen), f"others ran only at {sorted(set(seen))}"
+
+
+async def test_every_turn_starts_from_the_one_base_prompt_of_the_pages() -> None:
+    model = FunctionModel(lambda _request: "Hi.")
+    service = ChatService(model=model, store=MemoryChatStore(), runs=RunManager())
+
+    run = await service.start(user=ALICE, request=ChatRequest(message="hello"))
+    assert run.task is not None
+    await run.task
+
+    assert model.requests[0].system.startswith(DEFAULT_BASE_INSTRUCTIONS)

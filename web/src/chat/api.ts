@@ -6,6 +6,8 @@ import { STREAM_EVENT_TYPES } from "./generated/protocol";
 import type {
   ActionRequest,
   ActionResult,
+  ApprovalDecisionRequest,
+  ApprovalDecisionResult,
   ChatRequest,
   ConversationDetail,
   ConversationList,
@@ -93,13 +95,15 @@ export interface ChatApi {
   /** Records what the user did with a message's card; answers the message as it now is. */
   decidePayload(conversationId: string, messageId: string, decision: PayloadDecision): Promise<MessagePublic>;
   runAction(request: ActionRequest): Promise<ActionResult>;
+  /** Approves or denies a tool call a paused answer waits for; names the run that goes on. */
+  decideApproval(approvalId: string, request: ApprovalDecisionRequest): Promise<ApprovalDecisionResult>;
   login(email: string, password: string): Promise<Token>;
   me(): Promise<UserPublic>;
   /** Ends the browser's session (its cookie). */
   logout(): Promise<void>;
 }
 
-const TERMINAL = new Set<StreamEvent["type"]>(["complete", "error", "cancelled"]);
+const TERMINAL = new Set<StreamEvent["type"]>(["complete", "error", "cancelled", "approval_requested"]);
 const KNOWN = new Set<string>(STREAM_EVENT_TYPES);
 
 export function isTerminal(event: StreamEvent): boolean {
@@ -290,6 +294,13 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
     decidePayload(conversationId, messageId, decision) {
       const path = `/api/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/decision`;
       return json<MessagePublic>(path, { method: "POST", body: JSON.stringify({ decision }) });
+    },
+
+    decideApproval(approvalId, body) {
+      return json<ApprovalDecisionResult>(`/api/chat/approvals/${encodeURIComponent(approvalId)}`, {
+        method: "POST",
+        body: JSON.stringify(body),
+      });
     },
 
     runAction(body) {

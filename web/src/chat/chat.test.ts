@@ -237,7 +237,8 @@ describe("ChatController", () => {
     expect(controller.getState().messages).toEqual([
       expect.objectContaining({
         role: "action",
-        content: "Applied action apply",
+        content: "Action apply failed: Nothing to apply",
+        status: "error",
         custom_payload: {
           type: "action_result",
           data: { action: "apply", input: { id: 1 }, result: { action: "apply", ok: false, message: "Nothing to apply", data: null } },

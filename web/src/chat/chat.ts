@@ -222,10 +222,15 @@ export class ChatController {
     } catch (error) {
       result = { action, ok: false, message: errorMessage(error, "The action could not be run."), data: null };
     }
+    // Worded and marked as the server stores it (store/base.py action_summary): a failure
+    // reads as one, with the reason the action gave, here and after a reload.
+    const reason = result.message !== "" ? `: ${result.message}` : "";
+    const content = result.ok ? `Applied action ${action}${reason}` : `Action ${action} failed${reason || " (no reason given)"}`;
     this.dispatchNow({
       type: "append",
       message: {
-        ...emptyMessage(this.nextId("action"), "action", `Applied action ${action}`),
+        ...emptyMessage(this.nextId("action"), "action", content),
+        status: result.ok ? "complete" : "error",
         custom_payload: { type: ACTION_RESULT, data: { action, input: data, result } },
       },
     });
@@ -248,6 +253,29 @@ export class ChatController {
       await this.api.decidePayload(conversationId, messageId, decision);
     } catch {
       // Nothing to show: the card is closed either way; only a reload would offer it again.
+    }
+  };
+
+  /**
+   * Approves or denies the tool call the conversation's answer waits for. The server goes on
+   * with the turn in a new run; showing the conversation again follows it from its start
+   * (the run replays the answer so far), exactly as a reload would. A decision that lost
+   * (made elsewhere, or lapsed) shows the conversation as it now is, too.
+   */
+  decideApproval = async (approvalId: string, approved: boolean, note?: string): Promise<void> => {
+    const conversationId = this.state.conversationId;
+    let failure: string | null = null;
+    try {
+      await this.api.decideApproval(approvalId, {
+        decision: approved ? "approved" : "denied",
+        note: note !== undefined && note.trim() !== "" ? note.trim() : null,
+      });
+    } catch (error) {
+      failure = errorMessage(error, "The decision could not be sent.");
+    }
+    if (conversationId !== null) await this.loadConversation(conversationId);
+    if (failure !== null && this.state.messages.at(-1)?.status === "needs_approval") {
+      this.dispatchNow({ type: "request_failed", message: failure, retry: "none" });
     }
   };
 

@@ -47,6 +47,7 @@ const historyEntry: fc.Arbitrary<ToolHistoryEntry> = fc.record({
   is_error: fc.boolean(),
   tool_use_id: fc.option(toolUseId, { nil: null }),
   payload: nullablePayload,
+  approval: fc.constant(null),
 });
 
 const suggestedValue: fc.Arbitrary<SuggestedValue> = fc.record({ label: anyText, value: anyText });
@@ -330,6 +331,7 @@ const turn: fc.Arbitrary<Turn> = fc
           is_error: call.isError,
           tool_use_id: call.id,
           payload: call.payload,
+          approval: null,
         });
       }
     }

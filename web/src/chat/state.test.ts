@@ -124,6 +124,7 @@ describe("chatReducer: each stream event", () => {
       run_id: "r1",
       payload_decision: null,
       stop_reason: "end_turn",
+      approval: null,
     });
   });
 
@@ -234,5 +235,52 @@ describe("chatReducer: stored conversations", () => {
 
   it("reset forgets everything", () => {
     expect(reduce([{ type: "reset" }], reduce(events(liveEvents), sent))).toEqual(initialChatState);
+  });
+
+  it("approval_requested ends the turn with an answer that waits for the user's decision", () => {
+    const state = reduce(
+      events([
+        { type: "text_delta", text: "I will delete it." },
+        {
+          type: "approval_requested",
+          approval_id: "a1",
+          tool: "delete_report",
+          input: { report_id: 7 },
+          reason: "Deletes the report.",
+          tool_use_id: "toolu_1",
+          expires_at: null,
+          conversation_id: "c1",
+          message_id: "m2",
+        },
+      ]),
+      sent,
+    );
+    expect(state.status).toBe("ready");
+    expect(state.runId).toBeNull();
+    expect(state.streamingText).toBe("");
+    const waiting = state.messages[1];
+    expect(waiting?.id).toBe("m2");
+    expect(waiting?.status).toBe("needs_approval");
+    expect(waiting?.content).toBe("I will delete it.");
+    expect(waiting?.approval).toEqual({
+      id: "a1",
+      tool: "delete_report",
+      input: { report_id: 7 },
+      reason: "Deletes the report.",
+      status: "pending",
+      note: null,
+      expires_at: null,
+    });
+  });
+
+  it("a stored answer that waits for approval loads with its request", () => {
+    const approval = { id: "a1", tool: "delete_report", input: {}, reason: "", status: "pending" as const, note: null, expires_at: null };
+    const conversation = {
+      ...storedConversation,
+      messages: [stored({ id: "m2", role: "assistant", content: "", status: "needs_approval", approval })],
+    };
+    const state = reduce([{ type: "load", conversation }]);
+    expect(state.status).toBe("ready");
+    expect(state.messages[0]?.approval).toEqual(approval);
   });
 });

@@ -99,6 +99,7 @@ export function messageFromStored(m: MessagePublic): ChatMessage {
     run_id: m.run_id,
     payload_decision: m.payload_decision,
     stop_reason: m.stop_reason,
+    approval: m.approval,
   };
 }
 
@@ -118,6 +119,7 @@ export function messageFromPayload(p: ChatResponsePayload, fallbackId: string, r
     run_id: runId,
     payload_decision: null,
     stop_reason: p.stop_reason,
+    approval: null,
   };
 }
 
@@ -137,6 +139,7 @@ export function emptyMessage(id: string, role: ChatMessage["role"], content: str
     run_id: null,
     payload_decision: null,
     stop_reason: null,
+    approval: null,
   };
 }
 
@@ -149,6 +152,7 @@ export function liveToolHistory(tools: LiveTool[]): ToolHistoryEntry[] {
     is_error: t.is_error,
     tool_use_id: t.tool_use_id,
     payload: null,
+    approval: null,
   }));
 }
 
@@ -263,6 +267,35 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
         error: { message: event.message, retry: "resend", inMessage: true },
         resumeFallback: null,
       };
+    case "approval_requested": {
+      // The run ends here; the decision resumes the turn in a new run (ChatController.decideApproval).
+      const waiting: ChatMessage = {
+        ...partialMessage(state, "cancelled", null),
+        id: event.message_id ?? `approval-${event.approval_id}`,
+        status: "needs_approval",
+        approval: {
+          id: event.approval_id,
+          tool: event.tool,
+          input: event.input,
+          reason: event.reason,
+          status: "pending",
+          note: null,
+          expires_at: event.expires_at,
+        },
+      };
+      return {
+        ...state,
+        ...streamingReset,
+        conversationId: event.conversation_id ?? state.conversationId,
+        messages: [...state.messages, waiting],
+        status: "ready",
+        runId: null,
+        error: null,
+        resumeFallback: null,
+      };
+    }
+    case "approval_resolved":
+      return state;
     case "cancelled":
       return {
         ...state,

@@ -1,5 +1,6 @@
 // UI-side types of the chat, built on the generated wire types.
 import type {
+  ApprovalPublic,
   CustomPayload,
   MessagePublic,
   PayloadDecisionRequest,
@@ -34,6 +35,8 @@ export interface ChatMessage {
   payload_decision: PayloadDecision | null;
   /** `max_tokens`: the answer was cut off by the output limit. */
   stop_reason: string | null;
+  /** The request a `needs_approval` answer waits for. */
+  approval: ApprovalPublic | null;
 }
 
 /**

@@ -40,6 +40,7 @@ export interface UseChat {
   runServerAction: ChatController["runServerAction"];
   runAction: ChatController["runAction"];
   decidePayload: ChatController["decidePayload"];
+  decideApproval: ChatController["decideApproval"];
 }
 
 export function useChat({ api, context, schedule }: UseChatOptions): UseChat {
@@ -73,5 +74,6 @@ export function useChat({ api, context, schedule }: UseChatOptions): UseChat {
     runServerAction: controller.runServerAction,
     runAction: controller.runAction,
     decidePayload: controller.decidePayload,
+    decideApproval: controller.decideApproval,
   };
 }

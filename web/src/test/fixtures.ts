@@ -9,6 +9,7 @@ export const toolEntry: ToolHistoryEntry = {
   is_error: false,
   tool_use_id: "toolu_1",
   payload: null,
+  approval: null,
 };
 
 export const finalText =
@@ -63,6 +64,7 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     run_id: null,
     payload_decision: null,
     stop_reason: null,
+    approval: null,
     ...partial,
   };
 }

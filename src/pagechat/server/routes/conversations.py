@@ -25,6 +25,7 @@ from ...store.base import (
     NoPayload,
 )
 from ..deps import CurrentUser, RunsDep
+from .approvals import with_pending_approvals
 
 __all__ = ["router"]
 
@@ -86,6 +87,7 @@ async def get_conversation(
     conversation_id: ConversationId,
     user: CurrentUser,
     store: StoreDep,
+    request: Request,
     limit: Annotated[int, Query(ge=1, le=MAX_MESSAGES_PAGE)] = DEFAULT_MESSAGES_PAGE,
     before: Annotated[
         str | None, Query(max_length=32, description="An earlier page's `older` cursor")
@@ -104,7 +106,7 @@ async def get_conversation(
             status.HTTP_422_UNPROCESSABLE_CONTENT,
             [{"loc": ["query", "before"], "msg": "not a page cursor", "type": "value_error"}],
         ) from None
-    return _visible_to(user, detail)
+    return _visible_to(user, await with_pending_approvals(request.app.state.chat, detail))
 
 
 @router.patch("/{conversation_id}")

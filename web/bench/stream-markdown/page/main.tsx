@@ -93,6 +93,7 @@ function fakeApi(pieces: string[]): ChatApi {
     cancelRun: unused,
     listConversations: unused,
     searchConversations: unused,
+    decideApproval: unused,
     getConversation: unused,
     renameConversation: unused,
     deleteConversation: unused,

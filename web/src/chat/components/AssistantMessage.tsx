@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, type ReactNode } from "react";
 import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
 import { ChoiceContext, type ChoiceState } from "./ChoiceContext";
 import { ErrorBubble } from "./ErrorBubble";
@@ -20,6 +20,8 @@ export interface AssistantMessageProps {
   onRetry?: () => void;
   /** The answer is still being written (its last markdown block may be incomplete). */
   streaming?: boolean;
+  /** The approval card of an answer paused before a tool call. */
+  approval?: ReactNode;
 }
 
 /** Sent as the user's next message by "Continue" under an answer cut off by the length limit. */
@@ -65,6 +67,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           </div>
         ))}
       </div>
+      {props.approval}
       {message.status === "error" && (
         <ErrorBubble message={message.error ?? "The answer failed."} onRetry={props.onRetry} />
       )}

@@ -6,6 +6,7 @@ import type { UseChat } from "../useChat";
 import { useAutoScroll } from "../useAutoScroll";
 import { useLoadOlder } from "../useLoadOlder";
 import { ActionMessage } from "./ActionMessage";
+import { ApprovalCard } from "./ApprovalCard";
 import { AssistantMessage } from "./AssistantMessage";
 import type { ChoiceState } from "./ChoiceContext";
 import { ErrorBubble } from "./ErrorBubble";
@@ -126,6 +127,11 @@ export function MessageList(props: MessageListProps) {
                   onRunAction={props.onRunAction}
                   onViewPayload={props.onViewPayload}
                   onRetry={latest && chatError?.inMessage && chatError.retry === "resend" ? retry : undefined}
+                  approval={
+                    m.status === "needs_approval" && m.approval !== null ? (
+                      <ApprovalCard approval={m.approval} enabled={!isLoading} onDecide={chat.decideApproval} />
+                    ) : undefined
+                  }
                 />
               );
             }),

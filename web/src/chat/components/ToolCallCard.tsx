@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { CHART_PAYLOAD } from "../chartPayload";
-import type { ToolHistoryEntry } from "../types";
+import type { ApprovalPublic, ToolHistoryEntry } from "../types";
 import { ChartView, isChartData } from "./ChartView";
 
 function formatInput(input: Record<string, unknown>): string {
@@ -14,6 +14,13 @@ export interface ToolCallCardProps {
 }
 
 /** A tool call shown where its `[[tool:N]]` marker stands; collapsed to its name by default. */
+const APPROVAL_BADGE: Record<ApprovalPublic["status"], string> = {
+  pending: "waiting for approval",
+  approved: "approved",
+  denied: "denied",
+  expired: "not approved in time",
+};
+
 export function ToolCallCard({ entry, pending = false }: ToolCallCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
@@ -32,7 +39,13 @@ export function ToolCallCard({ entry, pending = false }: ToolCallCardProps) {
           {entry.is_error ? "⚠" : "🔧"}
         </span>
         <span className="pc-tool-card-name">{entry.tool_name}</span>
-        {entry.is_error && <span className="pc-tool-card-badge">failed</span>}
+        {entry.approval ? (
+          <span className="pc-tool-card-badge" data-approval={entry.approval.status}>
+            {APPROVAL_BADGE[entry.approval.status]}
+          </span>
+        ) : (
+          entry.is_error && <span className="pc-tool-card-badge">failed</span>
+        )}
         <span className="pc-tool-card-chevron" aria-hidden="true">
           {open ? "▲" : "▼"}
         </span>

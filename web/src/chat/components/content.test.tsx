@@ -16,6 +16,7 @@ const entry = (over: Partial<ToolHistoryEntry> = {}): ToolHistoryEntry => ({
   is_error: false,
   tool_use_id: "t1",
   payload: null,
+  approval: null,
   ...over,
 });
 

@@ -20,6 +20,57 @@ export interface ActionResult {
   data: unknown;
 }
 
+/** The body of `POST /api/chat/approvals/{approval_id}`. */
+export interface ApprovalDecisionRequest {
+  decision: "approved" | "denied";
+  note: string | null;
+}
+
+export interface ApprovalDecisionResult {
+  approval: ApprovalPublic;
+  run_id: string;
+}
+
+/** A tool call that waits (or waited) for the user's approval. */
+export interface ApprovalPublic {
+  id: string;
+  tool: string;
+  input: {
+    [key: string]: unknown;
+  };
+  reason: string;
+  status: "pending" | "approved" | "denied" | "expired";
+  note: string | null;
+  expires_at: string | null;
+}
+
+/**
+ * The turn pauses before a tool call the user must approve; it ends this run.
+ *
+ * The decision route resumes the turn in a new run (`ApprovalDecisionResult.run_id`).
+ */
+export interface ApprovalRequestedEvent {
+  type: "approval_requested";
+  approval_id: string;
+  tool: string;
+  input: {
+    [key: string]: unknown;
+  };
+  reason: string;
+  tool_use_id: string;
+  expires_at: string | null;
+  conversation_id: string | null;
+  message_id: string | null;
+}
+
+/** First news of a resumed turn: what became of the call it waited for. */
+export interface ApprovalResolvedEvent {
+  type: "approval_resolved";
+  approval_id: string;
+  status: "pending" | "approved" | "denied" | "expired";
+  note: string | null;
+}
+
 export interface CancelledEvent {
   type: "cancelled";
 }
@@ -128,7 +179,7 @@ export interface MessagePublic {
   id: string;
   role: "user" | "assistant" | "action";
   content: string;
-  status: "running" | "complete" | "cancelled" | "error" | "interrupted";
+  status: "running" | "complete" | "cancelled" | "error" | "interrupted" | "needs_approval";
   created_at: string;
   suggested_values: SuggestedValue[] | null;
   suggested_actions: SuggestedAction[] | null;
@@ -142,6 +193,7 @@ export interface MessagePublic {
   run_id: string | null;
   payload_decision: "accepted" | "rejected" | "dismissed" | null;
   stop_reason: string | null;
+  approval: ApprovalPublic | null;
 }
 
 /** The body of `POST /api/conversations/{id}/messages/{message_id}/decision`. */
@@ -162,7 +214,9 @@ export type StreamEvent =
   | ToolCompleteEvent
   | CompleteEvent
   | ErrorEvent
-  | CancelledEvent;
+  | CancelledEvent
+  | ApprovalRequestedEvent
+  | ApprovalResolvedEvent;
 
 /** A button: a client action runs in the browser, a server action on the server. */
 export interface SuggestedAction {
@@ -209,6 +263,7 @@ export interface ToolHistoryEntry {
   is_error: boolean;
   tool_use_id: string | null;
   payload: CustomPayload | null;
+  approval: ApprovalPublic | null;
 }
 
 export interface ToolProgressEvent {
@@ -242,4 +297,4 @@ export interface UserPublic {
 }
 
 /** Every value of StreamEvent's `type` discriminator. */
-export const STREAM_EVENT_TYPES = ["cancelled","complete","error","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
+export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","status","text_delta","tool_complete","tool_progress","tool_start"] as const;

@@ -13,6 +13,7 @@ export function PubmedSearchResultsCard({ data, callbacks }: { data: PubmedSearc
     <div className="hz-card" data-card="pubmed-search-results">
       <p className="hz-results-head">
         {data.articles.length} of {total} articles for <q>{data.query}</q>
+        {data.source === "pubmed" ? " on PubMed (online)" : data.source === "local" ? " in the local library" : ""}
       </p>
       {data.articles.length === 0 ? (
         <p className="hz-muted">Nothing found. Try fewer or broader words.</p>

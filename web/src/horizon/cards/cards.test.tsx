@@ -89,6 +89,14 @@ describe("payload cards", () => {
     expect(pubmed[0]?.getAttribute("rel")).toBe("noopener noreferrer");
   });
 
+  it("search results say where they were searched: the local library or PubMed online", () => {
+    const base = { query: "gene therapy", total: 0, articles: [] };
+    const { rerender } = render(<PubmedSearchResultsCard data={{ ...base, source: "local" }} callbacks={callbacks()} />);
+    expect(screen.getByText(/ in the local library$/)).toBeTruthy();
+    rerender(<PubmedSearchResultsCard data={{ ...base, source: "pubmed" }} callbacks={callbacks()} />);
+    expect(screen.getByText(/ on PubMed \(online\)$/)).toBeTruthy();
+  });
+
   it("data that is not the payload's shape shows a plain error instead of the card", () => {
     const handler = payloadHandler("stream_template", {
       render: () => <p>card</p>,

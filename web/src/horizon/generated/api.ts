@@ -296,6 +296,8 @@ export interface PubmedSearchResults {
     year?: number | null;
     doi?: string | null;
   })[];
+  /** Where it searched: the local article library, or PubMed online */
+  source?: "local" | "pubmed";
 }
 
 /** The data of a `retrieval_proposal` payload. */

@@ -7,7 +7,7 @@ text-search vectors of the same columns, built over the existing rows and kept
 current by the database. A running answer is indexed once it ends.
 
 Revision ID: pagechat_0005
-Revises: pagechat_0002
+Revises: pagechat_0004
 Create Date: 2026-11-25
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "pagechat_0005"
-down_revision: str | Sequence[str] | None = "pagechat_0002"
+down_revision: str | Sequence[str] | None = "pagechat_0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

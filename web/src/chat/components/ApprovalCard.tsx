@@ -1,0 +1,94 @@
+import { useState, type SyntheticEvent } from "react";
+import type { ApprovalPublic } from "../types";
+
+export interface ApprovalCardProps {
+  approval: ApprovalPublic;
+  /** False while another turn runs or a decision is on its way. */
+  enabled: boolean;
+  onDecide: (approvalId: string, approved: boolean, note?: string) => Promise<void>;
+}
+
+type Phase = "open" | "denying" | "sending";
+
+/** A tool call the answer waits for: what it would do, with Approve and Deny (and why). */
+export function ApprovalCard({ approval, enabled, onDecide }: ApprovalCardProps) {
+  const [phase, setPhase] = useState<Phase>("open");
+  const [note, setNote] = useState("");
+  const disabled = !enabled || phase === "sending";
+
+  const decide = (approved: boolean) => {
+    setPhase("sending");
+    void onDecide(approval.id, approved, approved ? undefined : note).finally(() => {
+      setPhase("open");
+    });
+  };
+  const submitDenial = (event: SyntheticEvent) => {
+    event.preventDefault();
+    decide(false);
+  };
+  const args = JSON.stringify(approval.input, null, 2);
+
+  return (
+    <section className="pc-approval" data-approval={approval.status} aria-label={`Approve ${approval.tool}?`}>
+      <header className="pc-approval-title">
+        The assistant wants to run <code>{approval.tool}</code>
+      </header>
+      {approval.reason !== "" && <p className="pc-approval-reason">{approval.reason}</p>}
+      {args !== "{}" && (
+        <details className="pc-approval-input">
+          <summary>Arguments</summary>
+          <pre>{args}</pre>
+        </details>
+      )}
+      {phase === "denying" ? (
+        <form className="pc-approval-actions" onSubmit={submitDenial}>
+          <input
+            type="text"
+            aria-label="Reason (optional)"
+            placeholder="Reason (optional)"
+            value={note}
+            maxLength={2000}
+            onChange={(e) => {
+              setNote(e.target.value);
+            }}
+            autoFocus
+          />
+          <button type="submit" data-style="warning" disabled={disabled}>
+            Deny
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setPhase("open");
+            }}
+            disabled={disabled}
+          >
+            Back
+          </button>
+        </form>
+      ) : (
+        <div className="pc-approval-actions">
+          <button
+            type="button"
+            data-style="primary"
+            onClick={() => {
+              decide(true);
+            }}
+            disabled={disabled}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setPhase("denying");
+            }}
+            disabled={disabled}
+          >
+            Deny…
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
