@@ -80,6 +80,7 @@ test: lint test-py test-web
 bench: setup web chromium
 	$(BIN)/python bench/relay.py
 	$(BIN)/python bench/relay_cpu.py
+	$(BIN)/python bench/provider_stream.py
 	$(BIN)/python bench/cancel.py
 	$(BIN)/python bench/cancel_workers.py
 	$(BIN)/python bench/conversation_load.py

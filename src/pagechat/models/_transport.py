@@ -1,4 +1,4 @@
-"""What the SDKs' aiohttp transport reports wrongly, told apart in one place.
+"""The SDKs' aiohttp transport: a streamed body read directly, and what it reports wrongly.
 
 Both providers stream through the aiohttp transport the anthropic and openai
 SDKs ship (`DefaultAioHttpClient`): it relays a stream with about a third less
@@ -8,19 +8,42 @@ what bounds how many answers one process streams at once.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractContextManager
+from typing import Any
 
 import httpx2
 
-try:  # the SDKs' own copies of the transport; both vendor the same code
-    from anthropic._vendor.httpx_aiohttp.transport import (
-        AiohttpResponseStream,
-        map_aiohttp_exceptions,
-    )
-except ImportError:  # pragma: no cover - an SDK without it streams through httpx2
-    AiohttpResponseStream = None  # type: ignore[assignment,misc]
-
 __all__ = ["body_chunks", "is_connection_failure"]
+
+_ErrorMap = Callable[[], AbstractContextManager[None]]
+
+
+def _vendored_streams() -> dict[type[Any], _ErrorMap]:
+    """Each SDK's own copy of the transport's stream, with that copy's error mapping.
+
+    The copies differ slightly (which aiohttp error becomes which httpx2 error), so a
+    body is read with the mapping of the SDK that opened it.
+    """
+    streams: dict[type[Any], _ErrorMap] = {}
+    try:
+        from anthropic._vendor.httpx_aiohttp import transport as anthropic_transport
+    except ImportError:  # pragma: no cover - an SDK without it streams through httpx2
+        pass
+    else:
+        streams[anthropic_transport.AiohttpResponseStream] = (
+            anthropic_transport.map_aiohttp_exceptions
+        )
+    try:
+        from openai._vendor.httpx_aiohttp import transport as openai_transport
+    except ImportError:  # pragma: no cover
+        pass
+    else:
+        streams[openai_transport.AiohttpResponseStream] = openai_transport.map_aiohttp_exceptions
+    return streams
+
+
+_STREAMS = _vendored_streams()
 
 
 def body_chunks(response: httpx2.Response) -> AsyncIterator[bytes]:
@@ -34,19 +57,16 @@ def body_chunks(response: httpx2.Response) -> AsyncIterator[bytes]:
     """
     # httpx2 wraps the transport's stream (BoundAsyncStream, which times the response).
     stream = getattr(response.stream, "_stream", response.stream)
+    errors = _STREAMS.get(type(stream))
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
-    if (
-        AiohttpResponseStream is None
-        or not isinstance(stream, AiohttpResponseStream)
-        or encoding != "identity"
-    ):
+    if errors is None or encoding != "identity":
         return response.aiter_bytes()
-    return _aiohttp_chunks(stream)
+    return _aiohttp_chunks(stream, errors)
 
 
-async def _aiohttp_chunks(stream: AiohttpResponseStream) -> AsyncIterator[bytes]:
+async def _aiohttp_chunks(stream: Any, errors: _ErrorMap) -> AsyncIterator[bytes]:
     content = stream._aiohttp_response.content
-    with map_aiohttp_exceptions():
+    with errors():
         async for chunk in content.iter_any():
             yield chunk
 

@@ -1,9 +1,12 @@
 """The OpenAI-compatible provider: OpenAI itself, vLLM, Ollama, llama.cpp server.
 
-It streams chat completions through the official `openai` SDK. Text is passed
-on as it arrives; tool calls arrive as fragments keyed by `index` and are
-emitted whole, in index order, once the stream has finished. Every failure of
-the SDK becomes a `ProviderError` in one place (`_provider_error`).
+The official `openai` SDK makes the request (its status errors and retries
+included); the streamed body is read here, one `json.loads` per chunk, as the
+Anthropic provider does (models/_sse.py): the SDK's typed chunks cost more CPU
+per token than everything else pagechat does with a delta. Text is passed on
+as it arrives; tool calls arrive as fragments keyed by `index` and are emitted
+whole, in index order, once the stream has finished. Every failure becomes a
+`ProviderError` in one place (`_provider_error`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+import httpx2
 import openai
 from openai.types.chat import (
     ChatCompletionChunk,
@@ -24,9 +29,9 @@ from openai.types.chat import (
     ChatCompletionMessageFunctionToolCallParam,
     ChatCompletionMessageParam,
 )
-from openai.types.chat.chat_completion_chunk import ChoiceDeltaToolCall
 
-from ._transport import is_connection_failure
+from ._sse import sse_data
+from ._transport import body_chunks, is_connection_failure
 from .base import (
     AssistantTurn,
     Model,
@@ -115,10 +120,6 @@ class OpenAIModel(Model):
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         tools = [_tool_param(spec) for spec in request.tools]
-        calls = _ToolCallAssembler()
-        finish_reason: str | None = None
-        refused = False
-        usage = TokenUsage()
         upstream: openai.AsyncStream[ChatCompletionChunk] | None = None
         try:
             upstream = await self._client.chat.completions.create(
@@ -132,38 +133,74 @@ class OpenAIModel(Model):
                 tool_choice=request.tool_choice if tools else openai.omit,
                 temperature=openai.omit if request.temperature is None else request.temperature,
             )
-            async for chunk in upstream:
-                if chunk.usage is not None:
-                    usage = TokenUsage(
-                        chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0
-                    )
-                # Compatible servers sometimes send chunks without `choices`.
-                for choice in getattr(chunk, "choices", None) or ():
-                    if choice.index != 0:
-                        continue
-                    delta = choice.delta
-                    if delta.content:
-                        yield ModelTextDelta(delta.content)
-                    if delta.refusal:
-                        refused = True
-                        yield ModelTextDelta(delta.refusal)
-                    for fragment in delta.tool_calls or ():
-                        calls.add(fragment)
-                    if choice.finish_reason:
-                        finish_reason = choice.finish_reason
-        except (openai.OpenAIError, json.JSONDecodeError) as e:
+            # The body is read here, not through the SDK's typed chunks.
+            body = sse_data(body_chunks(upstream.response))
+            async for event in _model_events(body, self._client.api_key):
+                yield event
+        except _UPSTREAM_ERRORS as e:
             raise _provider_error(e, self._client.api_key) from e
         finally:
             if upstream is not None:
+                # Closing the response closes its connection, so a cancelled or
+                # abandoned answer stops upstream generation at once.
                 await upstream.close()
 
-        if finish_reason is None:
-            # The body ended cleanly but the reply did not: a proxy or server gave up.
-            raise ProviderError("stream", "The model's reply ended before it was finished.")
-        for call in calls.complete(cut_off=finish_reason == "length"):
-            yield call
-        stop: StopReason = "refusal" if refused else _STOP_REASONS.get(finish_reason, "other")
-        yield ModelFinish(stop, usage)
+
+# What can fail: the SDK (the request, its status), httpx2 errors that reach us once
+# the body is being read (a read timeout, a dropped connection), data that is not JSON.
+_UPSTREAM_ERRORS = (openai.OpenAIError, httpx2.HTTPError, json.JSONDecodeError)
+
+
+async def _model_events(data: AsyncIterator[bytes], api_key: str) -> AsyncIterator[ModelEvent]:
+    """Chat-completion chunks, from their JSON, as neutral model events.
+
+    A text delta, nearly every chunk of an answer, costs one `json.loads` and a
+    few lookups; nothing else is built for it.
+    """
+    calls = _ToolCallAssembler()
+    finish_reason: str | None = None
+    refused = False
+    usage = TokenUsage()
+    done = False
+    loads = json.loads
+    for_text = ModelTextDelta
+    async for raw in data:
+        if done or raw.startswith(b"[DONE]"):
+            # Read on to the end of the body rather than stop here, so the
+            # connection goes back to the pool instead of being closed.
+            done = True
+            continue
+        chunk = loads(raw)
+        if not isinstance(chunk, dict):
+            raise ProviderError("stream", "The model server sent a malformed stream.")
+        if error := chunk.get("error"):
+            # An `{"error": ...}` object inside a 200 stream (OpenAI, vLLM).
+            raise _stream_error(error, api_key)
+        # Compatible servers sometimes send chunks without `choices`.
+        for choice in chunk.get("choices") or ():
+            if choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta") or {}
+            if text := delta.get("content"):
+                yield for_text(text)
+            if refusal := delta.get("refusal"):
+                refused = True
+                yield for_text(refusal)
+            for fragment in delta.get("tool_calls") or ():
+                calls.add(fragment)
+            if reason := choice.get("finish_reason"):
+                finish_reason = reason
+        if counts := chunk.get("usage"):
+            usage = TokenUsage(
+                counts.get("prompt_tokens") or 0, counts.get("completion_tokens") or 0
+            )
+    if finish_reason is None:
+        # The body ended cleanly but the reply did not: a proxy or server gave up.
+        raise ProviderError("stream", "The model's reply ended before it was finished.")
+    for call in calls.complete(cut_off=finish_reason == "length"):
+        yield call
+    stop: StopReason = "refusal" if refused else _STOP_REASONS.get(finish_reason, "other")
+    yield ModelFinish(stop, usage)
 
 
 # --- request --------------------------------------------------------------
@@ -227,21 +264,22 @@ class _ToolCallAssembler:
     def __init__(self) -> None:
         self._calls: dict[int, _PartialCall] = {}
 
-    def add(self, fragment: ChoiceDeltaToolCall) -> None:
+    def add(self, fragment: Mapping[str, Any]) -> None:
+        """One `delta.tool_calls` item as the server sent it (JSON)."""
         # Some servers (older Ollama) omit `index` and send each call whole.
-        index = getattr(fragment, "index", None)
-        if index is None:
+        index = fragment.get("index")
+        if not isinstance(index, int):
             index = max(self._calls, default=-1) + 1
         call = self._calls.setdefault(index, _PartialCall())
         # id and name come once, in the first fragment; some servers repeat them.
-        if fragment.id and call.id is None:
-            call.id = fragment.id
-        function = fragment.function
-        if function is not None:
-            if function.name and call.name is None:
-                call.name = function.name
-            if function.arguments:
-                call.arguments.append(function.arguments)
+        if (call_id := fragment.get("id")) and call.id is None:
+            call.id = str(call_id)
+        function = fragment.get("function")
+        if isinstance(function, Mapping):
+            if (name := function.get("name")) and call.name is None:
+                call.name = str(name)
+            if arguments := function.get("arguments"):
+                call.arguments.append(str(arguments))
 
     def complete(self, *, cut_off: bool = False) -> Iterable[ModelToolCall]:
         """The calls in index order; `cut_off` (max_tokens reached) explains broken JSON."""
@@ -310,13 +348,23 @@ def _provider_error(exc: Exception, api_key: str) -> ProviderError:
             f"The model server rejected the request (HTTP {status}){suffix}",
             status_code=status,
         )
-    if isinstance(exc, openai.APIError):
-        # An `{"error": ...}` object inside a 200 stream (OpenAI, vLLM).
-        detail = _detail(exc, api_key)
-        return ProviderError("stream", f"The model stream failed: {detail or 'unknown error'}")
+    if isinstance(exc, httpx2.TimeoutException) and not is_connection_failure(exc):
+        # Read from the body directly, a read timeout arrives as httpx2's own error.
+        return ProviderError("timeout", "The model server did not answer in time.")
+    if isinstance(exc, httpx2.HTTPError):
+        return ProviderError(
+            "connection", "Could not reach the model server, or the connection dropped."
+        )
     if isinstance(exc, json.JSONDecodeError):
         return ProviderError("stream", "The model server sent a malformed stream.")
     return ProviderError("stream", "The model call failed.")
+
+
+def _stream_error(error: object, api_key: str) -> ProviderError:
+    """An `error` object inside a stream whose HTTP status was 200."""
+    message = error.get("message") if isinstance(error, Mapping) else None
+    text = message if isinstance(message, str) and message else "unknown error"
+    return ProviderError("stream", f"The model stream failed: {_clean(text, api_key)}")
 
 
 def _detail(exc: openai.APIError, api_key: str) -> str:
@@ -326,6 +374,11 @@ def _detail(exc: openai.APIError, api_key: str) -> str:
     text = re.sub(r"^Error code: \d+ - ", "", text)
     if text.startswith("Error code: "):
         return ""
+    return _clean(text, api_key)
+
+
+def _clean(text: str, api_key: str) -> str:
+    """Safe to show a user: no key in any form, and not too long."""
     text = redact(text, [api_key]).strip()
     return text if len(text) <= _DETAIL_LIMIT else text[: _DETAIL_LIMIT - 1] + "…"
 

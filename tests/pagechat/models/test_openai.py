@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
@@ -26,11 +27,14 @@ from pagechat.models import (
     ToolResultsTurn,
     ToolSpec,
     UserTurn,
+    _transport,
 )
+from pagechat.models import openai as openai_provider
 from pagechat.models.openai import LOCAL_API_KEY, OpenAIModel
 from pagechat.models.retry import RetryPolicy, stream_with_retry
 from tests.fakes.openai_server import (
     Chunk,
+    Data,
     Done,
     FakeOpenAI,
     Reply,
@@ -461,3 +465,73 @@ async def test_a_key_quoted_in_any_form_by_the_server_never_reaches_the_error(
 
     for n in range(len(API_KEY) - 6):
         assert API_KEY[n : n + 6] not in str(error)
+
+
+# --- the body, read directly ----------------------------------------------
+
+
+async def test_data_that_is_not_json_is_a_stream_error_after_the_text(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    server.push(Reply((Chunk({"content": "Half"}), Data("{not json"))))
+    shown, error = await _failure(model)
+    assert shown == "Half"
+    assert (error.kind, str(error)) == ("stream", "The model server sent a malformed stream.")
+
+
+async def test_json_that_is_not_a_chunk_object_is_a_stream_error(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    server.push(Reply((Chunk({"content": "Half"}), Data("[1, 2]"))))
+    shown, error = await _failure(model)
+    assert (shown, error.kind) == ("Half", "stream")
+
+
+async def test_an_error_object_without_a_message_still_says_the_stream_failed(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    server.push(Reply((Chunk({"content": "Part"}), Data('{"error": "boom"}'))))
+    shown, error = await _failure(model)
+    assert (shown, error.kind) == ("Part", "stream")
+    assert str(error) == "The model stream failed: unknown error"
+
+
+@pytest.mark.parametrize("form", list(leaks(API_KEY)))
+async def test_a_key_quoted_in_a_mid_stream_error_never_reaches_the_user(
+    server: FakeOpenAI, model: OpenAIModel, form: str
+) -> None:
+    server.push(error_mid_stream("Part", message=leaks(API_KEY)[form]))
+    _, error = await _failure(model)
+    assert error.kind == "stream"
+    for n in range(len(API_KEY) - 6):
+        assert API_KEY[n : n + 6] not in str(error)
+
+
+async def test_chunks_after_done_are_ignored_and_the_answer_completes(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    server.push(
+        Reply((Chunk({"content": "All"}, finish_reason="stop"), Done(), Chunk({"content": "?"})))
+    )
+    events = await _events(model)
+    assert _text(events) == "All"
+    assert _finish(events).stop_reason == "end_turn"
+
+
+async def test_the_body_is_read_from_aiohttp_directly(
+    server: FakeOpenAI, model: OpenAIModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The OpenAI SDK vendors its own copy of the aiohttp transport: without it in
+    # `_transport`'s table the body silently went through httpx2's four generators.
+    readers: list[str] = []
+    real = _transport.body_chunks
+
+    def spy(response: Any) -> AsyncIterator[bytes]:
+        chunks = real(response)
+        readers.append(chunks.ag_code.co_name)  # type: ignore[attr-defined]
+        return chunks
+
+    monkeypatch.setattr(openai_provider, "body_chunks", spy)
+    server.push(text("Direct"))
+    assert _text(await _events(model)) == "Direct"
+    assert readers == ["_aiohttp_chunks"]
