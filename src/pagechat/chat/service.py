@@ -10,107 +10,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from opentelemetry.trace import Tracer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..agent import (
-    AgentComplete,
-    AgentError,
-    AgentTextDelta,
-    AgentThinking,
-    AgentToolComplete,
-    AgentToolProgress,
-    AgentToolStart,
-    run_agent_loop,
-)
 from ..identity import Principal
-from ..models.base import Model, TokenUsage, UserTurn
-from ..models.retry import RetryPolicy
-from ..pages import ReplyParser, TurnSetup, prepare_turn
-from ..protocol import (
-    ChatRequest,
-    ChatResponsePayload,
-    CompleteEvent,
-    CustomPayload,
-    ErrorEvent,
-    MessagePublic,
-    StatusEvent,
-    StreamEvent,
-    TextDeltaEvent,
-    ToolCompleteEvent,
-    ToolHistoryEntry,
-    ToolProgressEvent,
-    ToolStartEvent,
-    Usage,
-)
+from ..models.base import Model
+from ..pages import prepare_turn
+from ..protocol import ChatRequest, MessagePublic
 from ..quotas import Quotas
 from ..runs import Draining, Run, RunManager, RunObserver
-from ..store.base import AssistantRecord, ChatStore, TurnIds
-from ..tools.types import ToolContext
+from ..store.base import ChatStore
 from ..tracing import RunTracer
 from .checkpoints import Checkpointer
-from .coalesce import DEFAULT_WINDOW, TextCoalescer
-from .history import DEFAULT_HISTORY_BUDGET, build_history
-from .text import storable, storable_text
+from .config import ChatConfig
+from .turn import TurnRunner, TurnState, tool_context
 
 __all__ = ["ChatConfig", "ChatService"]
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_BASE_INSTRUCTIONS = (
-    "You are a helpful assistant embedded in a web application. You see the page the user "
-    "is on and can use the application's tools. Be concise and concrete."
-)
-
-
-@dataclass(frozen=True)
-class ChatConfig:
-    max_iterations: int = 5
-    max_tokens: int = 4096
-    temperature: float | None = None
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
-    base_instructions: str = DEFAULT_BASE_INSTRUCTIONS
-    history_budget: int = DEFAULT_HISTORY_BUDGET
-    context_warning_ratio: float = 0.7
-    """Warn in the `complete` payload when the prompt passes this share of the context window."""
-    checkpoint_seconds: float | None = 1.0
-    """How often running answers are saved, so a killed process keeps them; None: never."""
-    coalesce_seconds: float = DEFAULT_WINDOW
-    """Text deltas within this window of the last text event are merged into one (0: never)."""
-
-
-@dataclass
-class _Turn:
-    """What the user has seen so far; what a stop or an error leaves stored."""
-
-    ids: TurnIds
-    setup: TurnSetup
-    text: list[str] = field(default_factory=list)
-    tool_history: list[ToolHistoryEntry] = field(default_factory=list)
-    usage: TokenUsage = field(default_factory=TokenUsage)
-
-    def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
-        return AssistantRecord(
-            content="".join(self.text),
-            status=status,  # type: ignore[arg-type]
-            tool_history=list(self.tool_history),
-            payloads=[e.payload for e in self.tool_history if e.payload is not None],
-            usage=Usage(
-                input_tokens=self.usage.input_tokens, output_tokens=self.usage.output_tokens
-            ),
-            error=error,
-            context_audit=self.setup.context_text,
-        )
-
-
 ModelSource = Model | Callable[[], Model]
-
-_YIELD_EVERY = 0.001
 
 
 class ChatService:
@@ -179,7 +101,7 @@ class ChatService:
             if quotas is not None:
                 await quotas.release(user.id, run_id, tokens=0)
             raise
-        turn = _Turn(ids, setup)
+        turn = TurnState(ids, setup)
 
         async def body(run: Run) -> None:
             try:
@@ -212,7 +134,7 @@ class ChatService:
     async def _run(
         self,
         run: Run,
-        turn: _Turn,
+        turn: TurnState,
         user: Principal,
         request: ChatRequest,
         earlier: list[MessagePublic],
@@ -227,237 +149,25 @@ class ChatService:
     async def _turn(
         self,
         run: Run,
-        turn: _Turn,
+        turn: TurnState,
         session: AsyncSession | None,
         user: Principal,
         request: ChatRequest,
         earlier: list[MessagePublic],
     ) -> None:
-        ids, setup = turn.ids, turn.setup
-        ctx = ToolContext(
-            user_id=user.id,
-            is_admin=user.is_admin,
-            conversation_id=ids.conversation_id,
-            run_id=run.id,
-            page_context=request.context,
-            session=session,
+        runner = TurnRunner(
+            run=run,
+            turn=turn,
+            model=self.model,
+            store=self.store,
+            config=self.config,
+            checkpoints=self._checkpoints,
+            context=tool_context(user=user, run=run, turn=turn, request=request, session=session),
         )
-        messages = [
-            *build_history(earlier, budget=self.config.history_budget),
-            # The user's words are data too: a marker in them stays text even if echoed.
-            UserTurn(setup.seal(request.message)),
-        ]
-        # Withholds payload markers while they stream and parses them; only the
-        # model's own text goes through it, never tool output or the user's words.
-        parser = ReplyParser(setup)
-        model = self.model
-        run.emit(StatusEvent(message="Thinking..."))
-        burst_start = last_delta = 0.0
-
-        checkpoints = self._checkpoints
-        message_id = ids.assistant_message_id
-
-        def snapshot() -> AssistantRecord:
-            return turn.record("running")
-
-        def show_now(text: str) -> None:
-            turn.text.append(text)
-            run.emit(TextDeltaEvent(text=text))
-            if checkpoints is not None:
-                checkpoints.touch(message_id, snapshot)
-
-        # Text waits at most a window while a burst is merged; every other event
-        # goes out after the text before it (`emit`), and a turn's end flushes it.
-        deltas = TextCoalescer(show_now, window=self.config.coalesce_seconds)
-        show = deltas.add
-
-        def emit(event: StreamEvent) -> None:
-            deltas.flush()
-            run.emit(event)
-
-        try:
-            async for event in run_agent_loop(
-                model=model,
-                system=setup.system_prompt,
-                messages=messages,
-                tools=setup.tools,
-                context=ctx,
-                max_iterations=self.config.max_iterations,
-                max_tokens=self.config.max_tokens,
-                temperature=self.config.temperature,
-                retry=self.config.retry,
-                seal=setup.seal,
-            ):
-                if isinstance(event, AgentTextDelta):
-                    show(parser.feed(storable_text(event.text)))
-                    # An instant model (or a burst of buffered deltas) would hold the
-                    # loop until the turn ends: let readers and other runs in every
-                    # millisecond or so, which still lets readers batch their writes.
-                    # A delta that comes long after the last one was waited for, and
-                    # others ran meanwhile: the burst starts over, with no extra step.
-                    # Not `loop.time()`: uvloop's stands still while a callback runs,
-                    # so a burst would never be seen to last (regression: with an
-                    # instant model the first event waited for the whole answer).
-                    now = time.monotonic()
-                    if now - last_delta > _YIELD_EVERY:
-                        burst_start = now
-                    elif now - burst_start > _YIELD_EVERY:
-                        burst_start = now
-                        await asyncio.sleep(0)
-                    last_delta = now
-                elif isinstance(event, AgentToolStart):
-                    show(parser.flush())
-                    emit(
-                        ToolStartEvent(
-                            tool=event.tool_name,
-                            input=storable(event.tool_input),
-                            tool_use_id=event.tool_use_id,
-                        )
-                    )
-                elif isinstance(event, AgentToolProgress):
-                    progress = (
-                        None if event.progress is None else min(1.0, max(0.0, event.progress))
-                    )
-                    emit(
-                        ToolProgressEvent(
-                            tool=event.tool_name,
-                            stage=event.stage,
-                            message=event.message,
-                            progress=progress,
-                            data=event.data,
-                        )
-                    )
-                elif isinstance(event, AgentToolComplete):
-                    index = len(turn.tool_history)
-                    output = setup.seal(storable_text(event.result_text))
-                    turn.tool_history.append(
-                        ToolHistoryEntry(
-                            tool_name=event.tool_name,
-                            input=storable(event.tool_input),
-                            output=output,
-                            is_error=event.is_error,
-                            tool_use_id=event.tool_use_id,
-                            payload=_tool_payload(storable(event.payload)),
-                        )
-                    )
-                    emit(
-                        ToolCompleteEvent(
-                            tool=event.tool_name,
-                            index=index,
-                            is_error=event.is_error,
-                            output=output,
-                        )
-                    )
-                    show(f"[[tool:{index}]]")
-                elif isinstance(event, AgentThinking):
-                    emit(StatusEvent(message=event.message))
-                elif isinstance(event, AgentComplete):
-                    show(parser.flush())
-                    deltas.flush()
-                    turn.usage = event.usage
-                    await self._complete(run, turn, model, event, parser)
-                elif isinstance(event, AgentError):
-                    show(parser.flush())
-                    deltas.flush()
-                    turn.usage = event.usage
-                    await self.store.finish_turn(
-                        assistant_message_id=ids.assistant_message_id,
-                        record=turn.record("error", error=event.message),
-                    )
-                    run.emit(ErrorEvent(message=event.message, code=event.kind))
-        except asyncio.CancelledError:
-            # Keep what the user saw; shielded so a second cancel cannot lose it.
-            deltas.flush()
-            failure = run.failure
-            if failure is None:
-                record = turn.record("cancelled")
-            else:  # the server ended it (shutdown, lost run log), not the user
-                status = "interrupted" if failure.code == "interrupted" else "error"
-                record = turn.record(status, error=failure.message)
-            await asyncio.shield(
-                self.store.finish_turn(assistant_message_id=ids.assistant_message_id, record=record)
-            )
-            raise
-        except Exception as exc:
-            logger.exception("chat turn failed")
-            deltas.flush()
-            await asyncio.shield(
-                self.store.finish_turn(
-                    assistant_message_id=ids.assistant_message_id,
-                    record=turn.record("error", error="The assistant failed unexpectedly."),
-                )
-            )
-            raise exc
-        finally:
-            if checkpoints is not None:
-                checkpoints.forget(message_id)
-
-    async def _complete(
-        self, run: Run, turn: _Turn, model: Model, done: AgentComplete, parser: ReplyParser
-    ) -> None:
-        parsed = parser.result()
-        # The message is exactly the text the user saw stream, tool markers included.
-        message = "".join(turn.text)
-        tool_payloads = [e.payload for e in turn.tool_history if e.payload is not None]
-        payloads = [*tool_payloads, *parsed.payloads]
-        if tool_payloads:
-            primary: CustomPayload | None = tool_payloads[-1]
-        elif parsed.payloads:
-            primary = parsed.payloads[0]
-        elif turn.tool_history:
-            primary = CustomPayload(
-                type="tool_history", data=[e.model_dump(mode="json") for e in turn.tool_history]
-            )
-        else:
-            primary = None
-        warnings = list(parsed.warnings)
-        window = model.context_window
-        if window and done.last_input_tokens > self.config.context_warning_ratio * window:
-            warnings.append(
-                f"The conversation uses {done.last_input_tokens:,} of the model's {window:,} "
-                "context tokens; start a new conversation soon."
-            )
-        usage = Usage(input_tokens=done.usage.input_tokens, output_tokens=done.usage.output_tokens)
-        record = AssistantRecord(
-            content=message,
-            status="complete",
-            tool_history=turn.tool_history,
-            payloads=payloads,
-            custom_payload=primary,
-            suggested_values=parsed.suggested_values,
-            suggested_actions=parsed.suggested_actions,
-            usage=usage,
-            warnings=warnings,
-            context_audit=turn.setup.context_text,
-            stop_reason=done.stop_reason,
+        messages = TurnRunner.build_messages(
+            earlier=earlier,
+            request=request,
+            setup=turn.setup,
+            budget=self.config.history_budget,
         )
-        await self.store.finish_turn(
-            assistant_message_id=turn.ids.assistant_message_id, record=record
-        )
-        run.emit(
-            CompleteEvent(
-                payload=ChatResponsePayload(
-                    message=message,
-                    suggested_values=parsed.suggested_values,
-                    suggested_actions=parsed.suggested_actions,
-                    custom_payload=primary,
-                    payloads=payloads,
-                    tool_history=turn.tool_history,
-                    conversation_id=turn.ids.conversation_id,
-                    message_id=turn.ids.assistant_message_id,
-                    usage=usage,
-                    warnings=warnings,
-                    stop_reason=done.stop_reason,
-                )
-            )
-        )
-
-
-def _tool_payload(payload: dict[str, object] | None) -> CustomPayload | None:
-    if payload is None:
-        return None
-    try:
-        return CustomPayload.model_validate(payload)
-    except ValueError:
-        logger.warning("tool payload without a valid {type, data} shape ignored")
-        return None
+        await runner.run(messages)
