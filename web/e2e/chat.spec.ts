@@ -111,18 +111,21 @@ test.describe("the visual states of a turn", () => {
     await expect(chat.log.locator('[data-status="cancelled"]')).toContainText("Stopped");
   });
 
-  test("an answer cut off by the length limit says so, and Continue asks for the rest", async ({ chat, page }) => {
+  test("an answer cut off by the length limit says so, and Continue finishes the same answer", async ({ chat, page }) => {
     const answer = await chat.ask("cutoff please");
     const note = answer.getByRole("note");
     await expect(note).toHaveText(/Cut off: the answer reached its length limit\./);
     await shot(page, "05b-cut-off");
     await note.getByRole("button", { name: "Continue" }).click();
-    await expect(chat.log.locator('[data-role="user"]').last()).toHaveText("Please continue where you left off.");
-    await expect(chat.answers).toHaveCount(2);
-    // Stored with the answer: a reload shows the same notice (Continue only on the latest).
+    await expect(chat.answers.first()).toContainText(
+      "This answer stops in the middle of a sent And that is the rest of the answer.",
+    );
+    await expect(chat.answers).toHaveCount(1);
+    await expect(chat.log.getByRole("note")).toHaveCount(0);
     await page.reload();
-    await expect(chat.log.getByRole("note")).toHaveCount(1);
-    await expect(chat.log.getByRole("note").getByRole("button")).toHaveCount(0);
+    await expect(chat.answers).toHaveCount(1);
+    await expect(chat.answers.first()).toContainText("And that is the rest of the answer.");
+    await expect(chat.log.getByRole("note")).toHaveCount(0);
   });
 
   test("a model error keeps the partial text and offers Retry", async ({ chat, page }) => {

@@ -12,6 +12,8 @@ The model's reply depends on keywords in the last user message:
   context   echoes the project name from the page context
   think     a pause before the text                      error  the model fails after some text
   cutoff    text cut off by the output limit (max_tokens)
+  regen     "Version N of the answer.", N counting up (regenerate)
+  an unfinished answer last (Continue): the rest of it
   anything else: an echo
 
 A message that starts with `xss ` sends the XSS corpus (e2e/xss_corpus.json) through one
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import logging
 import re
@@ -42,7 +45,7 @@ import uvicorn
 from pagechat.auth.login import InvalidCredentials, PasswordLogin
 from pagechat.identity import Principal
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, tool_call
-from pagechat.models.base import ModelFinish, ToolResultsTurn, UserTurn
+from pagechat.models.base import AssistantTurn, ModelFinish, ToolResultsTurn, UserTurn
 from pagechat.models.errors import ModelOutputError
 from pagechat.pages import ClientAction, PayloadConfig, ServerAction, register_page
 from pagechat.protocol import ActionResult
@@ -300,7 +303,14 @@ def _last_user_raw(request: ModelRequest) -> str:
     return ""
 
 
+_VERSIONS = itertools.count(1)
+
+
 def reply(request: ModelRequest) -> list[ScriptItem]:
+    last = request.messages[-1] if request.messages else None
+    if isinstance(last, AssistantTurn) and last.partial:
+        # Continue: the answer goes on from where it stopped.
+        return _slowly(" And that is the rest of the answer.", 0.01)
     raw = _last_user_raw(request)
     text, after_tools = _last_user(request)
     if raw.startswith("xss "):
@@ -359,6 +369,8 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
     if "context" in text:
         match = re.search(r'"name":\s*"([^"]*)"', request.system)
         return [f"Your project is called {match.group(1) if match else 'unknown'}."]
+    if "regen" in text:
+        return [f"Version {next(_VERSIONS)} of the answer."]
     if "cutoff" in text:
         return ["This answer stops in the middle of a sent", ModelFinish("max_tokens")]
     if "think" in text:

@@ -11,18 +11,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
 
 from opentelemetry.trace import Tracer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..identity import Principal
-from ..models.base import Model
-from ..pages import prepare_turn
-from ..protocol import ChatRequest, MessagePublic
+from ..models.base import Model, ModelMessage
+from ..pages import TurnSetup, prepare_turn
+from ..protocol import ChatRequest
 from ..quotas import Quotas
 from ..runs import Draining, Run, RunManager, RunObserver
-from ..store.base import ChatStore
+from ..store.base import BranchKind, ChatStore
 from ..tracing import RunTracer
 from .checkpoints import Checkpointer
 from .config import ChatConfig
@@ -76,16 +78,9 @@ class ChatService:
         Raises ConversationNotFound, QuotaExceeded (before anything is stored), and
         Draining when the server is shutting down.
         """
-        if self.runs.draining:
-            raise Draining("The server is restarting; try again in a moment.")
-        setup = prepare_turn(
-            request.context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
-        )
-        run_id = uuid.uuid4().hex
-        quotas = self.quotas
-        if quotas is not None:
-            await quotas.admit(user, run_id, request.message)
-        try:
+        setup = self._prepare(user, request.context)
+        run_id = await self._admit(user, request.message)
+        async with self._releasing_on_error(user, run_id):
             earlier = (
                 await self.store.history(user=user, conversation_id=request.conversation_id)
                 if request.conversation_id
@@ -97,15 +92,101 @@ class ChatService:
                 message=request.message,
                 run_id=run_id,
             )
-        except BaseException:
-            if quotas is not None:
-                await quotas.release(user.id, run_id, tokens=0)
-            raise
+        messages = TurnRunner.build_messages(
+            earlier=earlier,
+            question=request.message,
+            setup=setup,
+            budget=self.config.history_budget,
+        )
+        return self._launch(user, run_id, TurnState(ids, setup), request.context, messages)
+
+    async def start_branch(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        kind: BranchKind,
+        context: dict[str, Any],
+        message: str | None = None,
+    ) -> Run:
+        """Regenerate an answer, edit and resend a question, or continue a stopped answer
+        (`BranchKind`), as a run like any turn's.
+
+        Raises ConversationNotFound, MessageNotFound, AnswerRunning, NotBranchable,
+        QuotaExceeded and Draining.
+        """
+        setup = self._prepare(user, context)
+        run_id = await self._admit(user, message or "")
+        async with self._releasing_on_error(user, run_id):
+            earlier = await self.store.history(
+                user=user, conversation_id=conversation_id, leaf_id=message_id
+            )
+            ids = await self.store.begin_branch(
+                user=user,
+                conversation_id=conversation_id,
+                message_id=message_id,
+                kind=kind,
+                run_id=run_id,
+                message=message,
+            )
+        # `earlier` is the path down to the message the branch starts at.
+        target = earlier.pop() if earlier and earlier[-1].id == message_id else None
+        partial = target if kind == "continue" else None
+        if kind == "edit":
+            question = message or ""
+        else:
+            question = earlier.pop().content if earlier and earlier[-1].role == "user" else ""
         turn = TurnState(ids, setup)
+        if partial is not None:
+            # The run goes on from what the user saw: one answer, its tools numbered on.
+            turn.text.append(partial.content)
+            turn.tool_history.extend(partial.tool_history)
+        messages = TurnRunner.build_messages(
+            earlier=earlier,
+            question=question,
+            setup=setup,
+            budget=self.config.history_budget,
+            partial=partial,
+        )
+        return self._launch(user, run_id, turn, context, messages)
+
+    def _prepare(self, user: Principal, context: dict[str, Any]) -> TurnSetup:
+        if self.runs.draining:
+            raise Draining("The server is restarting; try again in a moment.")
+        return prepare_turn(
+            context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
+        )
+
+    async def _admit(self, user: Principal, message: str) -> str:
+        run_id = uuid.uuid4().hex
+        if self.quotas is not None:
+            await self.quotas.admit(user, run_id, message)
+        return run_id
+
+    @asynccontextmanager
+    async def _releasing_on_error(self, user: Principal, run_id: str) -> AsyncIterator[None]:
+        """Nothing started: the admitted turn is given back."""
+        try:
+            yield
+        except BaseException:
+            if self.quotas is not None:
+                await self.quotas.release(user.id, run_id, tokens=0)
+            raise
+
+    def _launch(
+        self,
+        user: Principal,
+        run_id: str,
+        turn: TurnState,
+        context: dict[str, Any],
+        messages: list[ModelMessage],
+    ) -> Run:
+        quotas = self.quotas
 
         async def body(run: Run) -> None:
             try:
-                await self._run(run, turn, user, request, earlier)
+                await self._run(run, turn, user, context, messages)
             finally:
                 if quotas is not None:
                     spent = turn.usage.input_tokens + turn.usage.output_tokens
@@ -118,14 +199,14 @@ class ChatService:
                 RunTracer(
                     self._tracer,
                     run_id=run_id,
-                    conversation_id=ids.conversation_id,
+                    conversation_id=turn.ids.conversation_id,
                     provider=model.provider,
                     model=model.name,
                 )
             )
         return self.runs.start(
             owner_id=user.id,
-            conversation_id=ids.conversation_id,
+            conversation_id=turn.ids.conversation_id,
             body=body,
             run_id=run_id,
             observers=observers,
@@ -136,15 +217,15 @@ class ChatService:
         run: Run,
         turn: TurnState,
         user: Principal,
-        request: ChatRequest,
-        earlier: list[MessagePublic],
+        context: dict[str, Any],
+        messages: list[ModelMessage],
     ) -> None:
         if self.sessions is None:
-            await self._turn(run, turn, None, user, request, earlier)
+            await self._turn(run, turn, None, user, context, messages)
             return
         # Tools commit their own writes; whatever they left uncommitted is rolled back.
         async with self.sessions() as session:
-            await self._turn(run, turn, session, user, request, earlier)
+            await self._turn(run, turn, session, user, context, messages)
 
     async def _turn(
         self,
@@ -152,8 +233,8 @@ class ChatService:
         turn: TurnState,
         session: AsyncSession | None,
         user: Principal,
-        request: ChatRequest,
-        earlier: list[MessagePublic],
+        context: dict[str, Any],
+        messages: list[ModelMessage],
     ) -> None:
         runner = TurnRunner(
             run=run,
@@ -162,12 +243,6 @@ class ChatService:
             store=self.store,
             config=self.config,
             checkpoints=self._checkpoints,
-            context=tool_context(user=user, run=run, turn=turn, request=request, session=session),
-        )
-        messages = TurnRunner.build_messages(
-            earlier=earlier,
-            request=request,
-            setup=turn.setup,
-            budget=self.config.history_budget,
+            context=tool_context(user=user, run=run, turn=turn, context=context, session=session),
         )
         await runner.run(messages)

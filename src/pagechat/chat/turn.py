@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,10 +30,9 @@ from ..agent import (
     run_agent_loop,
 )
 from ..identity import Principal
-from ..models.base import Model, ModelMessage, TokenUsage, UserTurn
+from ..models.base import AssistantTurn, Model, ModelMessage, TokenUsage, UserTurn
 from ..pages import ReplyParser, TurnSetup
 from ..protocol import (
-    ChatRequest,
     ChatResponsePayload,
     CompleteEvent,
     CustomPayload,
@@ -53,7 +53,7 @@ from ..tools.types import ToolContext
 from .checkpoints import Checkpointer
 from .coalesce import TextCoalescer
 from .config import ChatConfig
-from .history import build_history
+from .history import build_history, partial_text
 from .text import storable, storable_text
 
 __all__ = ["TurnRunner", "TurnState", "tool_context"]
@@ -123,16 +123,21 @@ class TurnRunner:
     def build_messages(
         *,
         earlier: Sequence[MessagePublic],
-        request: ChatRequest,
+        question: str,
         setup: TurnSetup,
         budget: int,
+        partial: MessagePublic | None = None,
     ) -> list[ModelMessage]:
-        """Earlier turns within the budget, then the user's new message."""
-        return [
+        """Earlier turns within the budget, then the user's question; to continue an
+        answer, what it said so far as the assistant's unfinished turn (`continue_prompt`)."""
+        messages: list[ModelMessage] = [
             *build_history(earlier, budget=budget),
             # The user's words are data too: a marker in them stays text even if echoed.
-            UserTurn(setup.seal(request.message)),
+            UserTurn(setup.seal(question)),
         ]
+        if partial is not None:
+            messages.append(AssistantTurn(partial_text(partial), partial=True))
+        return messages
 
     async def run(self, messages: list[ModelMessage]) -> None:
         self.run_.emit(StatusEvent(message="Thinking..."))
@@ -380,7 +385,7 @@ def tool_context(
     user: Principal,
     run: Run,
     turn: TurnState,
-    request: ChatRequest,
+    context: dict[str, Any],
     session: AsyncSession | None,
 ) -> ToolContext:
     return ToolContext(
@@ -388,6 +393,6 @@ def tool_context(
         is_admin=user.is_admin,
         conversation_id=turn.ids.conversation_id,
         run_id=run.id,
-        page_context=request.context,
+        page_context=context,
         session=session,
     )

@@ -38,7 +38,7 @@ from ..store.tables import utcnow
 from ..tracing import configure_tracing
 from .headers import SecurityHeaders
 from .limits import BodySizeLimit
-from .routes import actions, agui, auth, chat, conversations, health, metrics
+from .routes import actions, agui, auth, branches, chat, conversations, health, metrics
 from .static import SpaStaticFiles
 
 __all__ = ["StartupHook", "create_app", "create_app_from_settings"]
@@ -169,6 +169,7 @@ def create_app(
     app.include_router(agui.router)
     app.include_router(actions.router)
     app.include_router(conversations.router)
+    app.include_router(branches.router)
     app.include_router(metrics.router)
     for router in routers:
         app.include_router(router)

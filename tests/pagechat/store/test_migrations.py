@@ -12,7 +12,7 @@ from sqlalchemy import Connection, inspect
 from pagechat.store import Base, create_engine, upgrade_async
 from pagechat.store.migrate import alembic_config, current_revisions
 
-PAGECHAT_TABLES = {"users", "conversations", "messages"}
+PAGECHAT_TABLES = {"users", "conversations", "messages", "message_feedback"}
 
 
 def _ours(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:

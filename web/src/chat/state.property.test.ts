@@ -133,6 +133,7 @@ const conversation: fc.Arbitrary<ConversationDetail> = fc.record({
   title: fc.string({ maxLength: 8 }),
   created_at: fc.constant("2025-01-01T00:00:00Z"),
   updated_at: fc.constant("2025-01-01T00:00:00Z"),
+  active_leaf_id: fc.constant(null),
   messages: fc.array(storedMessage, { maxLength: 4 }),
   older: fc.constant(null),
 });
@@ -376,6 +377,7 @@ function storedTurn(t: Turn, assistant: Partial<MessagePublic> = {}): Conversati
     created_at: "2025-01-01T00:00:00Z",
     updated_at: "2025-01-01T00:00:00Z",
     older: null,
+    active_leaf_id: null,
     messages: [
       stored({ id: "m1", role: "user", content: question, run_id: "r1" }),
       stored({

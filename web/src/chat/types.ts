@@ -1,6 +1,7 @@
 // UI-side types of the chat, built on the generated wire types.
 import type {
   CustomPayload,
+  FeedbackPublic,
   MessagePublic,
   PayloadDecisionRequest,
   SuggestedAction,
@@ -34,7 +35,17 @@ export interface ChatMessage {
   payload_decision: PayloadDecision | null;
   /** `max_tokens`: the answer was cut off by the output limit. */
   stop_reason: string | null;
+  /** When it was written (ISO 8601); null for a message not yet stored. */
+  created_at: string | null;
+  /** How many versions this message has (regenerated answers, edited questions), and which this is (from 1). */
+  sibling_count: number;
+  sibling_position: number;
+  /** The user's own thumbs on this answer. */
+  feedback: FeedbackPublic | null;
 }
+
+/** Thumbs up or down. */
+export type FeedbackRating = FeedbackPublic["rating"];
 
 /**
  * - `ready`: nothing running, a message can be sent.

@@ -63,6 +63,10 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     run_id: null,
     payload_decision: null,
     stop_reason: null,
+    parent_id: null,
+    sibling_count: 1,
+    sibling_position: 1,
+    feedback: null,
     ...partial,
   };
 }
@@ -73,6 +77,7 @@ export const storedConversation: ConversationDetail = {
   created_at: "2025-01-01T00:00:00Z",
   updated_at: "2025-01-01T00:00:00Z",
   older: null,
+  active_leaf_id: null,
   messages: [
     stored({ id: "m1", role: "user", content: "Find CRISPR papers", run_id: "r1" }),
     stored({

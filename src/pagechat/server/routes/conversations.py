@@ -26,7 +26,17 @@ from ...store.base import (
 )
 from ..deps import CurrentUser, RunsDep
 
-__all__ = ["router"]
+__all__ = [
+    "DEFAULT_MESSAGES_PAGE",
+    "MAX_MESSAGES_PAGE",
+    "ConversationId",
+    "MessageId",
+    "StoreDep",
+    "message_visible_to",
+    "not_found",
+    "router",
+    "visible_to",
+]
 
 router = APIRouter(
     prefix="/api/conversations",
@@ -54,19 +64,19 @@ async def _store(request: Request) -> ChatStore:
 StoreDep = Annotated[ChatStore, Depends(_store)]
 
 
-def _not_found() -> HTTPException:
+def not_found() -> HTTPException:
     return HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found")
 
 
-def _message_visible_to(user: Principal, message: MessagePublic) -> MessagePublic:
+def message_visible_to(user: Principal, message: MessagePublic) -> MessagePublic:
     """Admin-only fields stripped for everyone else."""
     return message if user.is_admin else message.model_copy(update={"context_audit": None})
 
 
-def _visible_to(user: Principal, detail: ConversationDetail) -> ConversationDetail:
+def visible_to(user: Principal, detail: ConversationDetail) -> ConversationDetail:
     if user.is_admin:
         return detail
-    messages = [_message_visible_to(user, m) for m in detail.messages]
+    messages = [message_visible_to(user, m) for m in detail.messages]
     return detail.model_copy(update={"messages": messages})
 
 
@@ -98,13 +108,13 @@ async def get_conversation(
             user=user, conversation_id=conversation_id, limit=limit, before=before
         )
     except ConversationNotFound:
-        raise _not_found() from None
+        raise not_found() from None
     except InvalidCursor:
         raise HTTPException(
             status.HTTP_422_UNPROCESSABLE_CONTENT,
             [{"loc": ["query", "before"], "msg": "not a page cursor", "type": "value_error"}],
         ) from None
-    return _visible_to(user, detail)
+    return visible_to(user, detail)
 
 
 @router.patch("/{conversation_id}")
@@ -122,7 +132,7 @@ async def rename_conversation(
             user=user, conversation_id=conversation_id, title=title
         )
     except ConversationNotFound:
-        raise _not_found() from None
+        raise not_found() from None
 
 
 @router.delete("/{conversation_id}", status_code=status.HTTP_204_NO_CONTENT)
@@ -133,7 +143,7 @@ async def delete_conversation(
     try:
         await store.delete_conversation(user=user, conversation_id=conversation_id)
     except ConversationNotFound:
-        raise _not_found() from None
+        raise not_found() from None
     # Deleted by its owner just now, so every run in it is this user's.
     await runs.stop_conversation(conversation_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -164,11 +174,11 @@ async def decide_payload(
             decision=body.decision,
         )
     except ConversationNotFound:
-        raise _not_found() from None
+        raise not_found() from None
     except MessageNotFound:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Message not found") from None
     except NoPayload:
         raise HTTPException(
             status.HTTP_409_CONFLICT, "This message has no payload to decide on"
         ) from None
-    return _message_visible_to(user, message)
+    return message_visible_to(user, message)

@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, type ReactNode } from "react";
 import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
 import { ChoiceContext, type ChoiceState } from "./ChoiceContext";
 import { ErrorBubble } from "./ErrorBubble";
@@ -20,10 +20,11 @@ export interface AssistantMessageProps {
   onRetry?: () => void;
   /** The answer is still being written (its last markdown block may be incomplete). */
   streaming?: boolean;
+  /** "Continue" under an answer cut off by the length limit: the same answer goes on. */
+  onContinue?: (messageId: string) => void;
+  /** The action bar (copy, versions, feedback, ...). */
+  actions?: ReactNode;
 }
-
-/** Sent as the user's next message by "Continue" under an answer cut off by the length limit. */
-export const CONTINUE_MESSAGE = "Please continue where you left off.";
 
 const STATUS_LABEL: Partial<Record<ChatMessage["status"], string>> = {
   cancelled: "Stopped",
@@ -71,11 +72,11 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
       {message.stop_reason === "max_tokens" && !streaming && (
         <div className="pc-cutoff" role="note" data-cutoff>
           Cut off: the answer reached its length limit.
-          {interactive && (
+          {interactive && props.onContinue && (
             <button
               type="button"
               onClick={() => {
-                props.onPick(CONTINUE_MESSAGE);
+                props.onContinue?.(message.id);
               }}
             >
               Continue
@@ -96,6 +97,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           props.onViewPayload(message.id, payload);
         }}
       />
+      {props.actions}
     </div>
   );
 });

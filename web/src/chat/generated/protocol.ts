@@ -20,6 +20,18 @@ export interface ActionResult {
   data: unknown;
 }
 
+/** The body of `PUT .../messages/{message_id}/branch`: which of its siblings to show. */
+export interface BranchSelectRequest {
+  position: number;
+}
+
+/** The body of regenerate and continue: the page the user is on now. */
+export interface BranchTurnRequest {
+  context: {
+    [key: string]: unknown;
+  };
+}
+
 export interface CancelledEvent {
   type: "cancelled";
 }
@@ -66,6 +78,7 @@ export interface ConversationDetail {
   updated_at: string;
   messages: MessagePublic[];
   older: string | null;
+  active_leaf_id: string | null;
 }
 
 export interface ConversationList {
@@ -92,6 +105,14 @@ export interface CustomPayload {
   data: unknown;
 }
 
+/** The body of edit-and-resend: the new text of the user's message. */
+export interface EditRequest {
+  message: string;
+  context: {
+    [key: string]: unknown;
+  };
+}
+
 export interface ErrorEvent {
   type: "error";
   message: string;
@@ -101,6 +122,18 @@ export interface ErrorEvent {
 /** The body of every 4xx/5xx answer. */
 export interface ErrorResponse {
   detail: unknown;
+}
+
+export interface FeedbackPublic {
+  rating: "up" | "down";
+  comment: string | null;
+  updated_at: string;
+}
+
+/** The body of `PUT /api/conversations/{id}/messages/{message_id}/feedback`. */
+export interface FeedbackRequest {
+  rating: "up" | "down";
+  comment: string | null;
 }
 
 export interface LoginRequest {
@@ -127,6 +160,10 @@ export interface MessagePublic {
   run_id: string | null;
   payload_decision: "accepted" | "rejected" | "dismissed" | null;
   stop_reason: string | null;
+  parent_id: string | null;
+  sibling_count: number;
+  sibling_position: number;
+  feedback: FeedbackPublic | null;
 }
 
 /** The body of `POST /api/conversations/{id}/messages/{message_id}/decision`. */
