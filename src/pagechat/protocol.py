@@ -347,6 +347,8 @@ class MessagePublic(_Model):
     """This message's place among them, from 1, oldest first (the branch picker's `2 / 3`)."""
     feedback: FeedbackPublic | None = None
     """The caller's own thumbs on this answer; nobody else's is ever shown."""
+    model: str | None = None
+    """`provider/name` of the model that wrote this answer."""
 
 
 class ConversationPublic(_Model):

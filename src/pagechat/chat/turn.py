@@ -73,8 +73,12 @@ class TurnState:
     tool_history: list[ToolHistoryEntry] = field(default_factory=list)
     usage: TokenUsage = field(default_factory=TokenUsage)
 
+    model: str | None = None
+    """`provider/name` of the model answering."""
+
     def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
         return AssistantRecord(
+            model=self.model,
             content="".join(self.text),
             status=status,  # type: ignore[arg-type]
             tool_history=list(self.tool_history),
@@ -111,6 +115,7 @@ class TurnRunner:
         # Withholds payload markers while they stream and parses them; only the
         # model's own text goes through it, never tool output or the user's words.
         self.parser = ReplyParser(turn.setup)
+        turn.model = f"{model.provider}/{model.name}"
         # Text waits at most a window while a burst is merged; every other event
         # goes out after the text before it (`_emit`), and a turn's end flushes it.
         self.deltas = TextCoalescer(self._show_now, window=config.coalesce_seconds)
@@ -307,6 +312,7 @@ class TurnRunner:
             warnings=warnings,
             context_audit=turn.setup.context_text,
             stop_reason=done.stop_reason,
+            model=turn.model,
         )
         await self.store.finish_turn(
             assistant_message_id=turn.ids.assistant_message_id, record=record

@@ -116,6 +116,7 @@ class AssistantRecord:
     warnings: list[str] = field(default_factory=list)
     context_audit: str | None = None
     stop_reason: str | None = None
+    model: str | None = None
 
 
 class ChatStore(abc.ABC):

@@ -172,6 +172,7 @@ def _payload_of(record: AssistantRecord) -> dict[str, Any]:
         "tool_history": dump(record.tool_history),
         "warnings": list(record.warnings) or None,
         "stop_reason": record.stop_reason,
+        "model": record.model,
     }
     # Absent keys read back as the protocol's defaults; rows stay small.
     return {name: value for name, value in values.items() if value is not None}

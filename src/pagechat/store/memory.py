@@ -243,6 +243,7 @@ class MemoryChatStore(ChatStore):
                         context_audit=record.context_audit,
                         stop_reason=record.stop_reason,
                         parent_id=msg.parent_id,
+                        model=record.model,
                     )
                     conv.pending.discard(msg.id)
                     conv.updated_at = _now()

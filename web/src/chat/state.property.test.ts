@@ -403,7 +403,9 @@ function storedTurn(t: Turn, assistant: Partial<MessagePublic> = {}): Conversati
  * What the tray shows: a user message's id (and run) is the client's own live and the
  * server's once stored; neither is rendered.
  */
-const shown = (state: ChatState) => state.messages.map((m) => (m.role === "user" ? { ...m, id: "", run_id: null } : m));
+// The time of a message is the server's; a live one carries the browser's until it is read back.
+const shown = (state: ChatState) =>
+  state.messages.map((m) => (m.role === "user" ? { ...m, id: "", run_id: null, created_at: null } : { ...m, created_at: null }));
 
 describe("a turn folded live equals its stored and replayed forms", () => {
   it("loading the stored turn gives exactly the messages of the live turn", () => {

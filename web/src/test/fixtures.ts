@@ -67,6 +67,7 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     sibling_count: 1,
     sibling_position: 1,
     feedback: null,
+    model: null,
     ...partial,
   };
 }

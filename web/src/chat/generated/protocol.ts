@@ -164,6 +164,7 @@ export interface MessagePublic {
   sibling_count: number;
   sibling_position: number;
   feedback: FeedbackPublic | null;
+  model: string | null;
 }
 
 /** The body of `POST /api/conversations/{id}/messages/{message_id}/decision`. */
