@@ -3,8 +3,13 @@
 import { expect, shot, test, type Chat } from "./fixtures";
 import type { Locator } from "@playwright/test";
 
+/** The message's row: the message and its action bar. */
+function row(message: Locator): Locator {
+  return message.locator("xpath=..");
+}
+
 function bar(message: Locator): Locator {
-  return message.getByRole("toolbar");
+  return row(message).getByRole("toolbar");
 }
 
 function userMessages(chat: Chat): Locator {
@@ -21,18 +26,18 @@ test.describe("conversation control", () => {
     await expect(chat.answers).toHaveCount(1);
     const answer = chat.answers.first();
     await expect(answer.locator(".pc-bubble")).not.toHaveText(original);
-    await expect(answer.locator("[data-branch-position]")).toHaveText("2 / 2");
+    await expect(bar(answer).locator("[data-branch-position]")).toHaveText("2 / 2");
     const regenerated = (await answer.locator(".pc-bubble").textContent()) ?? "";
     await shot(page, "branches-01-regenerated");
 
-    await answer.getByRole("button", { name: "Previous version" }).click();
-    await expect(answer.locator("[data-branch-position]")).toHaveText("1 / 2");
+    await bar(answer).getByRole("button", { name: "Previous version" }).click();
+    await expect(bar(answer).locator("[data-branch-position]")).toHaveText("1 / 2");
     await expect(answer.locator(".pc-bubble")).toHaveText(original);
 
     await page.reload();
     await expect(chat.answers.first().locator(".pc-bubble")).toHaveText(original);
-    await expect(chat.answers.first().locator("[data-branch-position]")).toHaveText("1 / 2");
-    await chat.answers.first().getByRole("button", { name: "Next version" }).click();
+    await expect(bar(chat.answers.first()).locator("[data-branch-position]")).toHaveText("1 / 2");
+    await bar(chat.answers.first()).getByRole("button", { name: "Next version" }).click();
     await expect(chat.answers.first().locator(".pc-bubble")).toHaveText(regenerated);
     await page.reload();
     await expect(chat.answers.first().locator(".pc-bubble")).toHaveText(regenerated);
@@ -50,14 +55,14 @@ test.describe("conversation control", () => {
 
     await expect(chat.answers.first()).toContainText("You said: first question, edited");
     await expect(userMessages(chat)).toHaveCount(1);
-    await expect(userMessages(chat).first().locator("[data-branch-position]")).toHaveText("2 / 2");
+    await expect(bar(userMessages(chat).first()).locator("[data-branch-position]")).toHaveText("2 / 2");
     await expect(chat.log).not.toContainText("second question");
     await shot(page, "branches-02-edited");
 
     await page.reload();
     await expect(userMessages(chat)).toHaveCount(1);
     await expect(userMessages(chat).first()).toContainText("first question, edited");
-    await userMessages(chat).first().getByRole("button", { name: "Previous version" }).click();
+    await bar(userMessages(chat).first()).getByRole("button", { name: "Previous version" }).click();
     await expect(chat.log).toContainText("second question");
     await expect(userMessages(chat)).toHaveCount(2);
   });
@@ -85,19 +90,19 @@ test.describe("conversation control", () => {
   test("thumbs down with a comment is kept, and can be changed", async ({ chat, page }) => {
     const answer = await chat.ask("rate this");
     await bar(answer).getByRole("button", { name: "Bad answer" }).click();
-    await answer.getByRole("textbox", { name: "Comment (optional)" }).fill("Wrong year.");
+    await bar(answer).getByRole("textbox", { name: "Comment (optional)" }).fill("Wrong year.");
     const saved = page.waitForResponse((r) => r.url().endsWith("/feedback") && r.request().method() === "PUT");
-    await answer.getByRole("button", { name: "Save feedback" }).click();
+    await bar(answer).getByRole("button", { name: "Save feedback" }).click();
     const body = (await (await saved).json()) as { feedback: { rating: string; comment: string } };
     expect(body.feedback).toMatchObject({ rating: "down", comment: "Wrong year." });
-    await expect(answer.getByRole("button", { name: "Bad answer" })).toHaveAttribute("aria-pressed", "true");
+    await expect(bar(answer).getByRole("button", { name: "Bad answer" })).toHaveAttribute("aria-pressed", "true");
 
     await page.reload();
     const reloaded = chat.answers.first();
-    await expect(reloaded.getByRole("button", { name: "Bad answer" })).toHaveAttribute("aria-pressed", "true");
-    await reloaded.getByRole("button", { name: "Good answer" }).click();
-    await expect(reloaded.getByRole("button", { name: "Good answer" })).toHaveAttribute("aria-pressed", "true");
-    await expect(reloaded.getByRole("button", { name: "Bad answer" })).toHaveAttribute("aria-pressed", "false");
+    await expect(bar(reloaded).getByRole("button", { name: "Bad answer" })).toHaveAttribute("aria-pressed", "true");
+    await bar(reloaded).getByRole("button", { name: "Good answer" }).click();
+    await expect(bar(reloaded).getByRole("button", { name: "Good answer" })).toHaveAttribute("aria-pressed", "true");
+    await expect(bar(reloaded).getByRole("button", { name: "Bad answer" })).toHaveAttribute("aria-pressed", "false");
   });
 
   test("copy an answer as markdown; the action bar works from the keyboard, with times", async ({ chat, page }) => {

@@ -40,6 +40,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
   const { message, choices, interactive, payloadViews, streaming = false } = props;
   const label = STATUS_LABEL[message.status];
   return (
+    <div className="pc-message-row" data-row="assistant">
     <div
       className="pc-message"
       data-role="assistant"
@@ -97,6 +98,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           props.onViewPayload(message.id, payload);
         }}
       />
+    </div>
       {props.actions}
     </div>
   );
