@@ -106,6 +106,11 @@ async def world(live: Live) -> World:
             if f.type == "text_delta":
                 break
         live_run_id = running.headers["x-run-id"]
+    # What the live answer streamed is saved now, not at the checkpointer's next tick in the
+    # middle of a test that compares the conversation before and after.
+    checkpoints = live.app.state.chat._checkpoints
+    if checkpoints is not None:
+        await checkpoints._flush()
     stored = await live.messages(conversation_id)
     return World(
         conversation_id,
