@@ -270,6 +270,35 @@ def _cmd_mcp_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _export_feedback(database_url: str, out: Any) -> int:
+    from .store.db import create_engine, create_sessionmaker
+    from .store.feedback import export_feedback
+
+    engine = create_engine(database_url)
+    count = 0
+    try:
+        async with create_sessionmaker(engine)() as session:
+            async for record in export_feedback(session=session):
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                count += 1
+    finally:
+        await engine.dispose()
+    return count
+
+
+def _cmd_feedback_export(args: argparse.Namespace) -> int:
+    from .settings import Settings
+
+    settings = Settings()
+    if args.output == "-":
+        count = asyncio.run(_export_feedback(settings.database_url, sys.stdout))
+    else:
+        with Path(args.output).open("w", encoding="utf-8") as out:
+            count = asyncio.run(_export_feedback(settings.database_url, out))
+    print(f"Exported {count} feedback records", file=sys.stderr)
+    return 0
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
     from .doctor import Check, Diagnosis, check_database, check_redis, diagnose
     from .settings import Settings
@@ -343,6 +372,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--app", help=_APP_HELP)
     demo.set_defaults(func=_cmd_users_ensure_demo)
+
+    feedback = sub.add_parser("feedback", help="users' thumbs on answers")
+    feedback_sub = feedback.add_subparsers(dest="feedback_command", required=True)
+    export = feedback_sub.add_parser(
+        "export",
+        help="write every feedback record as JSONL: rating, comment, user, the conversation "
+        "up to that answer, the page context, the tools used, the model (an operator's tool: "
+        "it reads the database directly)",
+    )
+    export.add_argument("--output", "-o", default="-", help="a file (default: standard output)")
+    export.set_defaults(func=_cmd_feedback_export)
     return parser
 
 

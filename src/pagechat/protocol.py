@@ -25,6 +25,8 @@ __all__ = [
     "ApprovalRequestedEvent",
     "ApprovalResolvedEvent",
     "ApprovalStatus",
+    "BranchSelectRequest",
+    "BranchTurnRequest",
     "CancelledEvent",
     "ChatRequest",
     "ChatResponsePayload",
@@ -36,8 +38,12 @@ __all__ = [
     "ConversationSearchResults",
     "ConversationUpdate",
     "CustomPayload",
+    "EditRequest",
     "ErrorEvent",
     "ErrorResponse",
+    "FeedbackPublic",
+    "FeedbackRating",
+    "FeedbackRequest",
     "LoginRequest",
     "MessagePublic",
     "MessageStatus",
@@ -353,6 +359,23 @@ class UserPublic(_Model):
     is_admin: bool = False
 
 
+FeedbackRating = Literal["up", "down"]
+
+
+class FeedbackRequest(_Model):
+    """The body of `PUT /api/conversations/{id}/messages/{message_id}/feedback`."""
+
+    model_config = ConfigDict(extra="forbid")
+    rating: FeedbackRating
+    comment: _Text | None = Field(default=None, max_length=2000)
+
+
+class FeedbackPublic(_Model):
+    rating: FeedbackRating
+    comment: str | None = None
+    updated_at: datetime
+
+
 class MessagePublic(_Model):
     """A stored message with everything needed to render it as it looked live."""
 
@@ -378,6 +401,16 @@ class MessagePublic(_Model):
     """As in `ChatResponsePayload`: `max_tokens` for an answer cut off by the output limit."""
     approval: ApprovalPublic | None = None
     """The request a `needs_approval` answer waits for."""
+    parent_id: str | None = None
+    """The message this one follows; None for the conversation's first."""
+    sibling_count: int = 1
+    """How many messages share this one's parent: regenerated answers, edited questions."""
+    sibling_position: int = 1
+    """This message's place among them, from 1, oldest first (the branch picker's `2 / 3`)."""
+    feedback: FeedbackPublic | None = None
+    """The caller's own thumbs on this answer; nobody else's is ever shown."""
+    model: str | None = None
+    """`provider/name` of the model that wrote this answer."""
 
 
 class ConversationPublic(_Model):
@@ -416,10 +449,39 @@ class ConversationDetail(ConversationPublic):
     """The newest messages (a page of them), oldest first."""
     older: str | None = None
     """Cursor of the messages before these (`?before=`); null when these are the first."""
+    active_leaf_id: str | None = None
+    """The last message of the active branch: `messages` is the path from the root to it."""
 
 
 class ConversationUpdate(_Model):
     title: _Text = Field(min_length=1, max_length=200)
+
+
+class BranchTurnRequest(_Model):
+    """The body of regenerate and continue: the page the user is on now."""
+
+    context: _JsonObject = Field(default_factory=dict)
+
+
+class EditRequest(_Model):
+    """The body of edit-and-resend: the new text of the user's message."""
+
+    message: _Text = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    context: _JsonObject = Field(default_factory=dict)
+
+    @field_validator("message")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("message must not be blank")
+        return value
+
+
+class BranchSelectRequest(_Model):
+    """The body of `PUT .../messages/{message_id}/branch`: which of its siblings to show."""
+
+    model_config = ConfigDict(extra="forbid")
+    position: int = Field(ge=1, le=10_000)
 
 
 class PayloadDecisionRequest(_Model):
@@ -461,6 +523,11 @@ _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
     PayloadDecisionRequest,
     ApprovalDecisionRequest,
     ApprovalDecisionResult,
+    BranchTurnRequest,
+    EditRequest,
+    BranchSelectRequest,
+    FeedbackRequest,
+    FeedbackPublic,
     ErrorResponse,
 )
 

@@ -16,10 +16,14 @@ import httpx
 import pytest
 
 from pagechat.auth import InvalidCredentials, JwtAuthenticator
+from pagechat.auth.passwords import hash_password
 from pagechat.cli import main
 from pagechat.identity import Principal
-from pagechat.store import create_engine, create_sessionmaker
+from pagechat.protocol import ToolHistoryEntry
+from pagechat.store import SqlChatStore, create_engine, create_sessionmaker, upgrade_async
+from pagechat.store.base import AssistantRecord
 from pagechat.store.migrate import current_revisions
+from pagechat.store.users import create_user, principal_of
 from pagechat.testing import free_port
 from tests.conftest import TEST_SECRET
 
@@ -56,8 +60,8 @@ def test_db_upgrade_brings_a_new_database_to_the_newest_revision(
 ) -> None:
     assert main(["db", "upgrade"]) == 0
 
-    assert asyncio.run(current_revisions(db)) == ("pagechat_0002",)
-    assert "is at pagechat_0002" in capsys.readouterr().out
+    assert asyncio.run(current_revisions(db)) == ("pagechat_0003",)
+    assert "is at pagechat_0003" in capsys.readouterr().out
 
 
 def test_users_create_makes_an_account_that_can_log_in(
@@ -205,3 +209,76 @@ def test_an_app_module_beside_the_caller_is_found(
 
     assert main(["db", "upgrade", "--app", "beside_app:create_app"]) == 0
     assert "is at" in capsys.readouterr().out
+
+
+async def _rated_answer(database_url: str) -> str:
+    """Alice's conversation: a regenerated answer she rated down, with a tool call."""
+    engine = create_engine(database_url)
+    await upgrade_async(engine)
+    sessions = create_sessionmaker(engine)
+    async with sessions.begin() as session:
+        user = await create_user(
+            session=session, email="alice@example.com", password_hash=hash_password("pw-alice-1")
+        )
+    alice = principal_of(user)
+    store = SqlChatStore(sessions)
+    try:
+        ids = await store.begin_turn(user=alice, conversation_id=None, message="Find CRISPR papers")
+        await store.finish_turn(
+            assistant_message_id=ids.assistant_message_id,
+            record=AssistantRecord(content="First try", status="complete", model="scripted/a"),
+        )
+        branch = await store.begin_branch(
+            user=alice,
+            conversation_id=ids.conversation_id,
+            message_id=ids.assistant_message_id,
+            kind="regenerate",
+            run_id="r2",
+        )
+        entry = ToolHistoryEntry(tool_name="search", input={"q": "CRISPR"}, output="3 found")
+        await store.finish_turn(
+            assistant_message_id=branch.assistant_message_id,
+            record=AssistantRecord(
+                content="Found [[tool:0]] three.",
+                status="complete",
+                tool_history=[entry],
+                context_audit="Page: reports",
+                model="scripted/b",
+            ),
+        )
+        await store.set_feedback(
+            user=alice,
+            conversation_id=ids.conversation_id,
+            message_id=branch.assistant_message_id,
+            rating="down",
+            comment="Too few.",
+        )
+        return branch.assistant_message_id
+    finally:
+        await store.aclose()
+        await engine.dispose()
+
+
+def test_feedback_export_writes_jsonl_with_the_path_the_tools_and_the_model(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer_id = asyncio.run(_rated_answer(db))
+    out = tmp_path / "feedback.jsonl"
+
+    assert main(["feedback", "export", "--output", str(out)]) == 0
+
+    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert record["message_id"] == answer_id
+    assert (record["rating"], record["comment"], record["user"]) == (
+        "down",
+        "Too few.",
+        "alice@example.com",
+    )
+    assert [(m["role"], m["content"]) for m in record["messages"]] == [
+        ("user", "Find CRISPR papers"),
+        ("assistant", "Found [[tool:0]] three."),
+    ]
+    assert record["tools"][0]["tool_name"] == "search"
+    assert record["model"] == "scripted/b"
+    assert record["page_context"] == "Page: reports"
+    assert "Exported 1 feedback records" in capsys.readouterr().err

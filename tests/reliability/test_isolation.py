@@ -7,6 +7,7 @@ gets 401; and Alice's own answers never carry the admin-only context audit.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 from collections.abc import AsyncIterator, Callable
@@ -56,6 +57,10 @@ class World:
     live_run_id: str
     card_message_id: str
     """Alice's finished answer, which carries a card (a payload) to decide on."""
+    question_id: str
+    """Alice's first question (to edit and resend)."""
+    live_answer_id: str
+    """The answer of the live run (to continue once stopped)."""
     actions: list[dict[str, Any]]
     """The data of every server action the handler ran."""
     approval_id: str
@@ -120,11 +125,19 @@ async def world(live: Live) -> World:
     paused, _ = await live.chat("Close the ledger", context=LEDGER)
     waiting = (await live.messages(paused.headers["x-conversation-id"]))[1]
     assert waiting["status"] == "needs_approval"
+    # What the live answer streamed is saved now, not at the checkpointer's next tick in the
+    # middle of a test that compares the conversation before and after.
+    checkpoints = live.app.state.chat._checkpoints
+    if checkpoints is not None:
+        await checkpoints._flush()
+    stored = await live.messages(conversation_id)
     return World(
         conversation_id,
         finished.headers["x-run-id"],
         live_run_id,
         card["id"],
+        stored[0]["id"],
+        stored[-1]["id"],
         actions,
         waiting["approval"]["id"],
     )
@@ -146,13 +159,22 @@ class Route:
     """Which of Alice's runs `{run_id}` is: `finished` or `live`."""
     stranger: str = "404"
     """What another user gets: `404`, or `own` for routes about the caller alone."""
+    message: str = "card"
+    """Which of Alice's messages `{message_id}` is: `card`, `question` or `live_answer`."""
+    idle: bool = False
+    """Sent once Alice's runs have ended (a new branch waits for a running answer)."""
 
     def url(self, world: World) -> str:
         run_id = world.live_run_id if self.run == "live" else world.finished_run_id
+        message_id = {
+            "card": world.card_message_id,
+            "question": world.question_id,
+            "live_answer": world.live_answer_id,
+        }[self.message]
         return self.path.format(
             conversation_id=world.conversation_id,
             run_id=run_id,
-            message_id=world.card_message_id,
+            message_id=message_id,
             approval_id=world.approval_id,
         )
 
@@ -173,6 +195,40 @@ CHECKED: dict[tuple[str, str], Route] = {
     # Words of Alice's answers: another user's search finds none of her conversations.
     ("GET", "/api/conversations/search"): Route(
         "GET", "/api/conversations/search?q=done", stranger="own"
+    ),
+    # Before any other turn: the stopped live answer is still the branch's last message.
+    ("PUT", "/api/conversations/{conversation_id}/messages/{message_id}/feedback"): Route(
+        "PUT",
+        "/api/conversations/{conversation_id}/messages/{message_id}/feedback",
+        lambda _w: {"rating": "down", "comment": "Wrong total."},
+    ),
+    ("PUT", "/api/conversations/{conversation_id}/messages/{message_id}/branch"): Route(
+        "PUT",
+        "/api/conversations/{conversation_id}/messages/{message_id}/branch",
+        lambda _w: {"position": 1},
+    ),
+    ("POST", "/api/chat/runs/{run_id}/cancel"): Route(
+        "POST", "/api/chat/runs/{run_id}/cancel", run="live"
+    ),
+    ("POST", "/api/conversations/{conversation_id}/messages/{message_id}/continue"): Route(
+        "POST",
+        "/api/conversations/{conversation_id}/messages/{message_id}/continue",
+        lambda _w: {"context": LEDGER},
+        message="live_answer",
+        idle=True,
+    ),
+    ("POST", "/api/conversations/{conversation_id}/messages/{message_id}/regenerate"): Route(
+        "POST",
+        "/api/conversations/{conversation_id}/messages/{message_id}/regenerate",
+        lambda _w: {"context": LEDGER},
+        idle=True,
+    ),
+    ("POST", "/api/conversations/{conversation_id}/messages/{message_id}/edit"): Route(
+        "POST",
+        "/api/conversations/{conversation_id}/messages/{message_id}/edit",
+        lambda _w: {"message": "Sum it up again", "context": LEDGER},
+        message="question",
+        idle=True,
     ),
     ("POST", "/api/chat/stream"): Route(
         "POST",
@@ -221,14 +277,12 @@ CHECKED: dict[tuple[str, str], Route] = {
     ("POST", "/api/chat/approvals/{approval_id}"): Route(
         "POST", "/api/chat/approvals/{approval_id}", lambda _w: {"decision": "denied"}
     ),
-    ("POST", "/api/chat/runs/{run_id}/cancel"): Route(
-        "POST", "/api/chat/runs/{run_id}/cancel", run="live"
-    ),
     ("DELETE", "/api/conversations/{conversation_id}"): Route(
         "DELETE", "/api/conversations/{conversation_id}"
     ),
 }
-"""In an order Alice can send them all in: the cancel and the delete come last."""
+"""In an order Alice can send them all in: Stop and the new branches first, while the live
+answer is the conversation's last; the delete last."""
 
 
 def _app_routes(live: Live) -> set[tuple[str, str]]:
@@ -403,6 +457,9 @@ def _documents(response: httpx.Response) -> list[Any]:
 async def test_the_context_audit_reaches_admins_only(live: Live, world: World) -> None:
     seen: list[str] = []
     for route in CHECKED.values():
+        if route.idle:  # the stopped run has ended (and its answer is stored)
+            running = [run.task for run in live.runs.active() if run.task is not None]
+            await asyncio.gather(*running, return_exceptions=True)
         response = await route.send(live, world, live.alice.headers)
         where = f"{route.method} {route.path}"
         assert response.status_code < 300, f"{where}: {response.status_code} {response.text}"

@@ -13,6 +13,8 @@ The model's reply depends on keywords in the last user message:
   think     a pause before the text                      error  the model fails after some text
   cutoff    text cut off by the output limit (max_tokens)
   approve   a call of `delete_demo`, which needs the user's approval; then what came of it
+  regen     "Version N of the answer.", N counting up (regenerate)
+  an unfinished answer last (Continue): the rest of it
   anything else: an echo
 
 A message that starts with `xss ` sends the XSS corpus (e2e/xss_corpus.json) through one
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import logging
 import re
@@ -45,7 +48,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from pagechat.auth.login import InvalidCredentials, PasswordLogin
 from pagechat.identity import Principal
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, tool_call
-from pagechat.models.base import ModelFinish, ToolResultsTurn, UserTurn
+from pagechat.models.base import AssistantTurn, ModelFinish, ToolResultsTurn, UserTurn
 from pagechat.models.errors import ModelOutputError
 from pagechat.pages import ClientAction, PayloadConfig, ServerAction, register_page
 from pagechat.protocol import ActionResult
@@ -324,7 +327,14 @@ def _last_user_raw(request: ModelRequest) -> str:
     return ""
 
 
+_VERSIONS = itertools.count(1)
+
+
 def reply(request: ModelRequest) -> list[ScriptItem]:
+    last = request.messages[-1] if request.messages else None
+    if isinstance(last, AssistantTurn) and last.partial:
+        # Continue: the answer goes on from where it stopped.
+        return _slowly(" And that is the rest of the answer.", 0.01)
     raw = _last_user_raw(request)
     text, after_tools = _last_user(request)
     if raw.startswith("xss "):
@@ -395,6 +405,8 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
                 return [f"I kept item 7. ({result.content})"]
             return ["Item 7 is deleted."]
         return ["I will delete item 7.", tool_call("delete_demo", {"id": 7})]
+    if "regen" in text:
+        return [f"Version {next(_VERSIONS)} of the answer."]
     if "cutoff" in text:
         return ["This answer stops in the middle of a sent", ModelFinish("max_tokens")]
     if "think" in text:

@@ -25,7 +25,13 @@ from ..models.base import (
 )
 from ..protocol import MessagePublic, ToolHistoryEntry
 
-__all__ = ["DEFAULT_HISTORY_BUDGET", "PAYLOAD_CHARS", "TOOL_OUTPUT_CHARS", "build_history"]
+__all__ = [
+    "DEFAULT_HISTORY_BUDGET",
+    "PAYLOAD_CHARS",
+    "TOOL_OUTPUT_CHARS",
+    "build_history",
+    "partial_text",
+]
 
 DEFAULT_HISTORY_BUDGET = defaults.HISTORY_BUDGET
 """Characters of earlier conversation sent with each turn."""
@@ -58,14 +64,21 @@ def _tool_note(entry: ToolHistoryEntry) -> str:
     return f"\n[Tool {entry.tool_name}({args}) {state}: {output}]\n"
 
 
-def _assistant_text(msg: MessagePublic, *, answered: bool) -> str:
+def partial_text(msg: MessagePublic) -> str:
+    """An answer's text as the model wrote it so far: tool markers become notes of the
+    calls, and nothing is added after it (the model goes on from its last word)."""
+
     def _replace(match: re.Match[str]) -> str:
         index = int(match.group(1))
         if index < len(msg.tool_history):
             return _tool_note(msg.tool_history[index])
         return ""
 
-    text = _MARKER.sub(_replace, msg.content).strip()
+    return _MARKER.sub(_replace, msg.content)
+
+
+def _assistant_text(msg: MessagePublic, *, answered: bool) -> str:
+    text = partial_text(msg).strip()
     notes = _STATUS_NOTES.get(msg.status, "") + _proposal_notes(msg)
     return text + notes + _decision_note(msg, answered=answered)
 

@@ -211,7 +211,9 @@ def _blocks(message: ModelMessage) -> tuple[str, list[_Block]]:
             {"type": "tool_use", "id": c.id, "name": c.name, "input": dict(c.input)}
             for c in message.tool_calls
         ]
-        return "assistant", [*_text(message.text), *uses]
+        # A prefill (Continue) may not end with whitespace: the API refuses it.
+        text = message.text.rstrip() if message.partial else message.text
+        return "assistant", [*_text(text), *uses]
     assert isinstance(message, ToolResultsTurn)
     results: list[_Block] = []
     for r in message.results:

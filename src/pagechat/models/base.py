@@ -68,6 +68,9 @@ class AssistantTurn:
     text: str = ""
     tool_calls: tuple[ToolCallPart, ...] = ()
     role: Literal["assistant"] = "assistant"
+    partial: bool = False
+    """An answer that stopped before its end, for the model to go on with (Continue):
+    prefilled where the provider supports it, else followed by a request to continue."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -217,6 +217,12 @@ def _tool_param(spec: ToolSpec) -> ChatCompletionFunctionToolParam:
     }
 
 
+CONTINUE_PROMPT = (
+    "Your previous answer stopped before its end. Continue it exactly where it stopped, "
+    "without repeating anything or commenting on the interruption."
+)
+
+
 def _messages(request: ModelRequest) -> list[ChatCompletionMessageParam]:
     out: list[ChatCompletionMessageParam] = []
     if request.system:
@@ -239,6 +245,9 @@ def _messages(request: ModelRequest) -> list[ChatCompletionMessageParam]:
                 )
             else:
                 out.append({"role": "assistant", "content": message.text})
+            if message.partial and message is request.messages[-1]:
+                # No prefill in the Chat Completions API: ask for the rest instead.
+                out.append({"role": "user", "content": CONTINUE_PROMPT})
         elif isinstance(message, ToolResultsTurn):
             for result in message.results:
                 content = (

@@ -45,6 +45,7 @@ from .routes import (
     agui,
     approvals,
     auth,
+    branches,
     chat,
     conversation_search,
     conversations,
@@ -203,6 +204,7 @@ def create_app(
     app.include_router(conversation_search.router)
     app.include_router(conversations.router)
     app.include_router(pages.router)
+    app.include_router(branches.router)
     app.include_router(metrics.router)
     for router in routers:
         app.include_router(router)

@@ -20,6 +20,7 @@ from ..protocol import (
     ConversationPublic,
     ConversationSearchHit,
     CustomPayload,
+    FeedbackRating,
     MessagePublic,
     MessageStatus,
     PayloadDecision,
@@ -30,12 +31,16 @@ from ..protocol import (
 )
 
 __all__ = [
+    "AnswerRunning",
     "AssistantRecord",
+    "BranchKind",
     "ChatStore",
     "ConversationNotFound",
     "InvalidCursor",
     "MessageNotFound",
     "NoPayload",
+    "NotAnAnswer",
+    "NotBranchable",
     "TurnIds",
     "action_summary",
 ]
@@ -67,6 +72,24 @@ class MessageNotFound(LookupError):
     """No such message in this (the user's own) conversation."""
 
 
+class AnswerRunning(RuntimeError):
+    """An answer is still running in the conversation: a new branch must wait for it."""
+
+
+class NotBranchable(ValueError):
+    """The message cannot be regenerated, edited or continued (the reason is the text)."""
+
+
+BranchKind = Literal["regenerate", "edit", "continue"]
+"""`regenerate`: a new answer beside an assistant message; `edit`: a new user message
+beside a user message, with its answer; `continue`: the same (stopped or cut-off)
+answer, running again to append to it."""
+
+
+class NotAnAnswer(ValueError):
+    """Feedback is given on finished answers only."""
+
+
 class NoPayload(ValueError):
     """The message is not an answer with a payload, so there is nothing to decide on."""
 
@@ -94,6 +117,7 @@ class AssistantRecord:
     warnings: list[str] = field(default_factory=list)
     context_audit: str | None = None
     stop_reason: str | None = None
+    model: str | None = None
 
 
 class ChatStore(abc.ABC):
@@ -113,9 +137,40 @@ class ChatStore(abc.ABC):
 
     @abc.abstractmethod
     async def history(
-        self, *, user: Principal, conversation_id: str, limit: int = 200
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        limit: int = 200,
+        leaf_id: str | None = None,
     ) -> list[MessagePublic]:
-        """The newest `limit` finished messages, oldest first (the placeholder excluded)."""
+        """The newest `limit` finished messages of the path from the root to `leaf_id`
+        (default: the active leaf), oldest first (a running placeholder excluded)."""
+
+    @abc.abstractmethod
+    async def begin_branch(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        kind: BranchKind,
+        run_id: str,
+        message: str | None = None,
+    ) -> TurnIds:
+        """Start a branch at `message_id` (see `BranchKind`) and make it the active one.
+
+        `TurnIds.user_message_id` is the question being answered; the answer's placeholder
+        (for `continue`, the answer itself, `running` again) is `assistant_message_id`.
+        Raises ConversationNotFound, MessageNotFound, AnswerRunning, NotBranchable.
+        """
+
+    @abc.abstractmethod
+    async def select_branch(
+        self, *, user: Principal, conversation_id: str, message_id: str, position: int
+    ) -> None:
+        """Show the sibling of `message_id` at `position`: the active leaf becomes the newest
+        message down that branch. Raises ConversationNotFound, MessageNotFound."""
 
     @abc.abstractmethod
     async def finish_turn(self, *, assistant_message_id: str, record: AssistantRecord) -> None:
@@ -204,4 +259,19 @@ class ChatStore(abc.ABC):
         `dismissed` never replaces `accepted` or `rejected`: closing a card reopened with
         View does not undo the decision made in it. Raises ConversationNotFound,
         MessageNotFound, or NoPayload for a message that is not an answer with a payload.
+        """
+
+    @abc.abstractmethod
+    async def set_feedback(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        rating: FeedbackRating,
+        comment: str | None,
+    ) -> MessagePublic:
+        """The user's thumbs on an answer (replacing their earlier ones); the message with it.
+
+        Raises ConversationNotFound, MessageNotFound, NotAnAnswer.
         """

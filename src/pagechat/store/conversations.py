@@ -33,26 +33,34 @@ from ..protocol import (
     ConversationList,
     ConversationPublic,
     CustomPayload,
+    FeedbackPublic,
+    FeedbackRating,
     MessagePublic,
     PayloadDecision,
     Usage,
 )
 from .base import (
+    AnswerRunning,
     AssistantRecord,
+    BranchKind,
     ConversationNotFound,
     InvalidCursor,
     MessageNotFound,
     NoPayload,
+    NotAnAnswer,
+    NotBranchable,
     TurnIds,
     action_summary,
 )
-from .tables import Conversation, Message, utcnow
+from .tables import Conversation, Message, MessageFeedback, utcnow
 from .titles import make_title
+from .tree import Node, Siblings, active_path, newest_leaf, sibling_at, siblings
 
 __all__ = [
     "INTERRUPTED_NOTE",
     "NewTurn",
     "add_action_message",
+    "begin_branch",
     "begin_turn",
     "begin_turns",
     "checkpoint_messages",
@@ -65,6 +73,8 @@ __all__ = [
     "message_public",
     "recent_messages",
     "rename_conversation",
+    "select_branch",
+    "set_feedback",
 ]
 
 INTERRUPTED_NOTE = "The server stopped before this answer was finished."
@@ -80,7 +90,9 @@ def _conversation_public(conv: Conversation) -> ConversationPublic:
     )
 
 
-def message_public(row: Message) -> MessagePublic:
+def message_public(
+    row: Message, place: Siblings | None = None, feedback: MessageFeedback | None = None
+) -> MessagePublic:
     usage = (
         Usage(input_tokens=row.input_tokens or 0, output_tokens=row.output_tokens or 0)
         if row.input_tokens is not None or row.output_tokens is not None
@@ -99,8 +111,51 @@ def message_public(row: Message) -> MessagePublic:
             "error": row.error,
             "context_audit": row.context_audit,
             "payload_decision": row.payload_decision,
+            "parent_id": row.parent_id,
+            "sibling_count": place.count if place else 1,
+            "sibling_position": place.position if place else 1,
+            "feedback": _feedback_public(feedback) if feedback else None,
         }
     )
+
+
+def _feedback_public(row: MessageFeedback) -> FeedbackPublic:
+    return FeedbackPublic(
+        rating=cast(FeedbackRating, row.rating), comment=row.comment, updated_at=row.updated_at
+    )
+
+
+async def _tree(
+    *, session: AsyncSession, conversation_id: str
+) -> tuple[list[Node], dict[str, int]]:
+    """Every message's id and parent (oldest first), and its `seq`: the tree without its text."""
+    result = await session.execute(
+        select(Message.id, Message.parent_id, Message.seq)
+        .where(Message.conversation_id == conversation_id)
+        .order_by(Message.seq)
+    )
+    rows = result.all()
+    return [Node(mid, parent) for mid, parent, _ in rows], {mid: seq for mid, _, seq in rows}
+
+
+async def _rows(*, session: AsyncSession, ids: Sequence[str]) -> dict[str, Message]:
+    if not ids:
+        return {}
+    result = await session.execute(select(Message).where(Message.id.in_(list(ids))))
+    return {row.id: row for row in result.scalars()}
+
+
+async def _feedback(
+    *, session: AsyncSession, user_id: str, ids: Sequence[str]
+) -> dict[str, MessageFeedback]:
+    if not ids:
+        return {}
+    result = await session.execute(
+        select(MessageFeedback).where(
+            MessageFeedback.user_id == user_id, MessageFeedback.message_id.in_(list(ids))
+        )
+    )
+    return {row.message_id: row for row in result.scalars()}
 
 
 def _payload_of(record: AssistantRecord) -> dict[str, Any]:
@@ -117,6 +172,7 @@ def _payload_of(record: AssistantRecord) -> dict[str, Any]:
         "tool_history": dump(record.tool_history),
         "warnings": list(record.warnings) or None,
         "stop_reason": record.stop_reason,
+        "model": record.model,
     }
     # Absent keys read back as the protocol's defaults; rows stay small.
     return {name: value for name, value in values.items() if value is not None}
@@ -159,39 +215,53 @@ async def get_conversation(
     limit: int | None = None,
     before: str | None = None,
 ) -> ConversationDetail:
-    """The conversation and its messages (the newest `limit` before `before`), in one
-    statement on the (conversation, seq) index, however long the conversation is.
+    """The conversation and the active path's messages (the newest `limit` before
+    `before`), each with its place among its siblings and the owner's feedback.
 
-    The cursor is the `seq` of the oldest message of the page after it.
+    Two statements however long the conversation is: its tree (ids and parents only,
+    on the (conversation, seq) index), then the page's rows. The cursor is the `seq` of
+    the oldest message of the page after it: along one path, `seq` grows from the root.
     """
-    newest_first = limit is not None
-    on = Message.conversation_id == Conversation.id
-    if before is not None:
-        if not before.isdigit() or len(before) > 19:
-            raise InvalidCursor(before)
-        on = and_(on, Message.seq < int(before))
-    statement = (
-        select(Conversation, Message)
-        .outerjoin(Message, on)
-        .where(Conversation.id == conversation_id, Conversation.owner_id == owner_id)
-        .order_by(Message.seq.desc() if newest_first else Message.seq)
-    )
-    if limit is not None:
-        statement = statement.limit(limit + 1)  # one more: is there an older page?
-    rows = (await session.execute(statement)).all()
-    if not rows:
+    if before is not None and (not before.isdigit() or len(before) > 19):
+        raise InvalidCursor(before)
+    tree = (
+        await session.execute(
+            select(Conversation, Message.id, Message.parent_id, Message.seq)
+            .outerjoin(Message, Message.conversation_id == Conversation.id)
+            .where(Conversation.id == conversation_id, Conversation.owner_id == owner_id)
+            .order_by(Message.seq)
+        )
+    ).all()
+    if not tree:
         raise ConversationNotFound(conversation_id)
-    conv = rows[0][0]
-    found = [msg for _, msg in rows if msg is not None]
+    conv = tree[0][0]
+    nodes = [Node(mid, parent) for _, mid, parent, _ in tree if mid is not None]
+    seqs = {mid: seq for _, mid, _, seq in tree if mid is not None}
+    path = active_path(nodes, conv.active_leaf_id)
+    if before is not None:
+        path = [mid for mid in path if seqs[mid] < int(before)]
     older = None
-    if limit is not None:
-        if len(found) > limit:
-            found = found[:limit]
-            older = str(found[-1].seq)
-        found.reverse()
-    messages = [message_public(msg) for msg in found]
+    if limit is not None and len(path) > limit:
+        path = path[-limit:]
+        older = str(seqs[path[0]])
+    rows: dict[str, tuple[Message, MessageFeedback | None]] = {}
+    if path:
+        result = await session.execute(
+            select(Message, MessageFeedback)
+            .outerjoin(
+                MessageFeedback,
+                and_(MessageFeedback.message_id == Message.id, MessageFeedback.user_id == owner_id),
+            )
+            .where(Message.id.in_(path))
+        )
+        rows = {msg.id: (msg, feedback) for msg, feedback in result.tuples()}
+    places = siblings(nodes)
+    messages = [message_public(rows[mid][0], places[mid], rows[mid][1]) for mid in path]
     return ConversationDetail(
-        **_conversation_public(conv).model_dump(), messages=messages, older=older
+        **_conversation_public(conv).model_dump(),
+        messages=messages,
+        older=older,
+        active_leaf_id=conv.active_leaf_id,
     )
 
 
@@ -209,6 +279,13 @@ async def delete_conversation(
 ) -> None:
     await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
     # Explicit, so a database without enforced foreign keys loses no less than one with them.
+    await session.execute(
+        delete(MessageFeedback).where(
+            MessageFeedback.message_id.in_(
+                select(Message.id).where(Message.conversation_id == conversation_id)
+            )
+        )
+    )
     await session.execute(delete(Message).where(Message.conversation_id == conversation_id))
     await session.execute(delete(Conversation).where(Conversation.id == conversation_id))
 
@@ -257,11 +334,16 @@ async def begin_turns(
     now = utcnow()
     wanted = {t.conversation_id for t in turns if t.conversation_id is not None}
     owners: dict[str, str] = {}
+    leaves: dict[str, str | None] = {}
     if wanted:
         rows = await session.execute(
-            select(Conversation.id, Conversation.owner_id).where(Conversation.id.in_(wanted))
+            select(Conversation.id, Conversation.owner_id, Conversation.active_leaf_id).where(
+                Conversation.id.in_(wanted)
+            )
         )
-        owners = {cid: owner for cid, owner in rows}
+        for found, owner, leaf in rows:
+            owners[found] = owner
+            leaves[found] = leaf
     results: list[TurnIds | ConversationNotFound] = []
     new_conversations: list[dict[str, Any]] = []
     touched: set[str] = set()
@@ -286,16 +368,36 @@ async def begin_turns(
             touched.add(cid)
         ids = TurnIds(cid, _new_id(), _new_id())
         # In this order: `seq` (the conversation's order) follows the insert order.
-        messages.append(_message_row(ids.user_message_id, cid, "user", turn.message, now))
+        # The question follows the active branch's last message; the answer, the question.
         messages.append(
-            _message_row(ids.assistant_message_id, cid, "assistant", "", now, run_id=turn.run_id)
+            _message_row(
+                ids.user_message_id, cid, "user", turn.message, now, parent_id=leaves.get(cid)
+            )
         )
+        messages.append(
+            _message_row(
+                ids.assistant_message_id,
+                cid,
+                "assistant",
+                "",
+                now,
+                run_id=turn.run_id,
+                parent_id=ids.user_message_id,
+            )
+        )
+        leaves[cid] = ids.assistant_message_id
         results.append(ids)
+    for conv in new_conversations:
+        conv["active_leaf_id"] = leaves[conv["id"]]
     if new_conversations:
         await session.execute(insert(_table(Conversation)), new_conversations)
     if touched:
+        table = _table(Conversation)
         await session.execute(
-            update(Conversation).where(Conversation.id.in_(touched)).values(updated_at=now)
+            update(table)
+            .where(table.c.id == bindparam("b_id"))
+            .values(updated_at=now, active_leaf_id=bindparam("b_leaf")),
+            [{"b_id": cid, "b_leaf": leaves[cid]} for cid in touched],
         )
     if messages:
         await session.execute(insert(_table(Message)), messages)
@@ -310,10 +412,12 @@ def _message_row(
     now: datetime,
     *,
     run_id: str | None = None,
+    parent_id: str | None = None,
 ) -> dict[str, Any]:
     return {
         "id": message_id,
         "conversation_id": conversation_id,
+        "parent_id": parent_id,
         "role": role,
         "content": content,
         "status": "running" if role == "assistant" else "complete",
@@ -350,19 +454,22 @@ async def begin_turn(
 
 
 async def recent_messages(
-    *, session: AsyncSession, owner_id: str, conversation_id: str, limit: int = 200
+    *,
+    session: AsyncSession,
+    owner_id: str,
+    conversation_id: str,
+    limit: int = 200,
+    leaf_id: str | None = None,
 ) -> list[MessagePublic]:
-    """The newest `limit` messages whose run has ended, oldest first."""
-    await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
-    result = await session.execute(
-        select(Message)
-        .where(Message.conversation_id == conversation_id, Message.status != "running")
-        .order_by(Message.seq.desc())
-        .limit(limit)
-    )
-    newest_first = [message_public(m) for m in result.scalars()]
-    newest_first.reverse()
-    return newest_first
+    """The newest `limit` messages of the path to `leaf_id` (default: the active leaf)
+    whose run has ended, oldest first."""
+    conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    nodes, _ = await _tree(session=session, conversation_id=conversation_id)
+    # One more than asked: the path may end with a running placeholder, left out below.
+    path = active_path(nodes, leaf_id or conv.active_leaf_id)[-(limit + 1) :]
+    rows = await _rows(session=session, ids=path)
+    done = [message_public(rows[mid]) for mid in path if rows[mid].status != "running"]
+    return done[-limit:]
 
 
 async def finish_messages(*, session: AsyncSession, records: Mapping[str, AssistantRecord]) -> None:
@@ -461,12 +568,14 @@ async def add_action_message(
     msg = Message(
         id=_new_id(),
         conversation_id=conv.id,
+        parent_id=conv.active_leaf_id,
         role="action",
         content=content,
         status=status,
         created_at=now,
         payload={"custom_payload": payload.model_dump(mode="json")},
     )
+    conv.active_leaf_id = msg.id
     session.add(msg)
     await session.flush()
     return msg.id
@@ -524,3 +633,142 @@ async def decide_payload(
         row.payload_decision = decision
         await session.flush()
     return message_public(row)
+
+
+async def _message_in(*, session: AsyncSession, conversation_id: str, message_id: str) -> Message:
+    result = await session.execute(
+        select(Message).where(Message.id == message_id, Message.conversation_id == conversation_id)
+    )
+    row = result.scalar_one_or_none()
+    if row is None:
+        raise MessageNotFound(message_id)
+    return row
+
+
+CONTINUABLE = frozenset({"cancelled", "interrupted", "error"})
+"""Answers that stopped before their end; a complete one only when cut off by `max_tokens`."""
+
+
+def check_branch(
+    *, kind: BranchKind, role: str, status: str, stop_reason: str | None, is_leaf: bool
+) -> None:
+    """Raises NotBranchable when `kind` cannot start at this message (both stores' rule)."""
+    if kind == "regenerate" and role != "assistant":
+        raise NotBranchable("Only an answer can be regenerated.")
+    if kind == "edit" and role != "user":
+        raise NotBranchable("Only a message you wrote can be edited.")
+    if kind == "continue":
+        if role != "assistant":
+            raise NotBranchable("Only an answer can be continued.")
+        if status not in CONTINUABLE and stop_reason != "max_tokens":
+            raise NotBranchable("This answer is finished; there is nothing to continue.")
+        if not is_leaf:
+            raise NotBranchable("Only the last answer of the branch you are on can be continued.")
+
+
+async def begin_branch(
+    *,
+    session: AsyncSession,
+    owner_id: str,
+    conversation_id: str,
+    message_id: str,
+    kind: BranchKind,
+    run_id: str,
+    message: str | None = None,
+) -> TurnIds:
+    """See `ChatStore.begin_branch`."""
+    conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    target = await _message_in(session=session, conversation_id=conv.id, message_id=message_id)
+    running = await session.scalar(
+        select(Message.id)
+        .where(Message.conversation_id == conv.id, Message.status == "running")
+        .limit(1)
+    )
+    if running is not None:
+        raise AnswerRunning(conversation_id)
+    check_branch(
+        kind=kind,
+        role=target.role,
+        status=target.status,
+        stop_reason=target.payload.get("stop_reason"),
+        is_leaf=conv.active_leaf_id == target.id,
+    )
+    now = utcnow()
+    rows: list[dict[str, Any]] = []
+    if kind == "continue":
+        question_id = target.parent_id or ""
+        answer_id = target.id
+        target.status = "running"
+        target.run_id = run_id
+        target.error = None
+        target.payload = {k: v for k, v in target.payload.items() if k != "stop_reason"}
+    else:
+        if kind == "regenerate":
+            question_id = target.parent_id or ""
+        else:
+            question_id = _new_id()
+            rows.append(
+                _message_row(
+                    question_id, conv.id, "user", message or "", now, parent_id=target.parent_id
+                )
+            )
+        answer_id = _new_id()
+        rows.append(
+            _message_row(
+                answer_id, conv.id, "assistant", "", now, run_id=run_id, parent_id=question_id
+            )
+        )
+        await session.execute(insert(_table(Message)), rows)
+    conv.active_leaf_id = answer_id
+    conv.updated_at = now
+    await session.flush()
+    return TurnIds(conv.id, question_id, answer_id)
+
+
+async def select_branch(
+    *, session: AsyncSession, owner_id: str, conversation_id: str, message_id: str, position: int
+) -> None:
+    """See `ChatStore.select_branch`."""
+    conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    nodes, _ = await _tree(session=session, conversation_id=conv.id)
+    chosen = sibling_at(nodes, message_id, position)
+    if chosen is None:
+        raise MessageNotFound(message_id)
+    conv.active_leaf_id = newest_leaf(nodes, chosen)
+    await session.flush()
+
+
+async def set_feedback(
+    *,
+    session: AsyncSession,
+    owner_id: str,
+    conversation_id: str,
+    message_id: str,
+    rating: FeedbackRating,
+    comment: str | None,
+) -> MessagePublic:
+    """The user's thumbs on an answer, replacing their earlier ones; the message with it."""
+    conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    row = await _message_in(session=session, conversation_id=conv.id, message_id=message_id)
+    if row.role != "assistant" or row.status == "running":
+        raise NotAnAnswer(message_id)
+    existing = (await _feedback(session=session, user_id=owner_id, ids=[message_id])).get(
+        message_id
+    )
+    now = utcnow()
+    if existing is None:
+        existing = MessageFeedback(
+            message_id=message_id,
+            user_id=owner_id,
+            rating=rating,
+            comment=comment,
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(existing)
+    else:
+        existing.rating = rating
+        existing.comment = comment
+        existing.updated_at = now
+    await session.flush()
+    return message_public(row, feedback=existing)

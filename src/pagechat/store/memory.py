@@ -15,21 +15,28 @@ from ..protocol import (
     ConversationPublic,
     ConversationSearchHit,
     CustomPayload,
+    FeedbackPublic,
+    FeedbackRating,
     MessagePublic,
     PayloadDecision,
 )
 from .base import (
+    AnswerRunning,
     AssistantRecord,
+    BranchKind,
     ChatStore,
     ConversationNotFound,
     InvalidCursor,
     MessageNotFound,
     NoPayload,
+    NotAnAnswer,
     TurnIds,
     action_summary,
 )
+from .conversations import check_branch
 from .search import matches, snippet_of
 from .titles import make_title
+from .tree import Node, active_path, newest_leaf, sibling_at, siblings
 
 __all__ = ["MemoryChatStore"]
 
@@ -45,6 +52,8 @@ class _Conversation:
     title: str
     messages: list[MessagePublic] = field(default_factory=list)
     pending: set[str] = field(default_factory=set)
+    active_leaf_id: str | None = None
+    feedback: dict[str, FeedbackPublic] = field(default_factory=dict)
     created_at: datetime = field(default_factory=_now)
     updated_at: datetime = field(default_factory=_now)
 
@@ -52,6 +61,20 @@ class _Conversation:
         return ConversationPublic(
             id=self.id, title=self.title, created_at=self.created_at, updated_at=self.updated_at
         )
+
+    def nodes(self) -> list[Node]:
+        return [Node(m.id, m.parent_id) for m in self.messages]
+
+    def path(self, leaf_id: str | None = None) -> list[MessagePublic]:
+        """The messages from the root to `leaf_id` (default: the active leaf)."""
+        by_id = {m.id: m for m in self.messages}
+        return [by_id[mid] for mid in active_path(self.nodes(), leaf_id or self.active_leaf_id)]
+
+    def find(self, message_id: str) -> int:
+        for i, msg in enumerate(self.messages):
+            if msg.id == message_id:
+                return i
+        raise MessageNotFound(message_id)
 
 
 class MemoryChatStore(ChatStore):
@@ -91,8 +114,18 @@ class MemoryChatStore(ChatStore):
         else:
             conv = self._owned(user, conversation_id)
         user_msg = MessagePublic(
-            id=uuid.uuid4().hex, role="user", content=message, created_at=_now()
+            id=uuid.uuid4().hex,
+            role="user",
+            content=message,
+            created_at=_now(),
+            parent_id=conv.active_leaf_id,
         )
+        conv.messages.append(user_msg)
+        placeholder = self._placeholder(conv, user_msg.id, run_id)
+        return TurnIds(conv.id, user_msg.id, placeholder.id)
+
+    @staticmethod
+    def _placeholder(conv: _Conversation, parent_id: str, run_id: str | None) -> MessagePublic:
         placeholder = MessagePublic(
             id=uuid.uuid4().hex,
             role="assistant",
@@ -100,17 +133,95 @@ class MemoryChatStore(ChatStore):
             status="running",
             created_at=_now(),
             run_id=run_id,
+            parent_id=parent_id,
         )
-        conv.messages += [user_msg, placeholder]
+        conv.messages.append(placeholder)
         conv.pending.add(placeholder.id)
+        conv.active_leaf_id = placeholder.id
         conv.updated_at = placeholder.created_at
-        return TurnIds(conv.id, user_msg.id, placeholder.id)
+        return placeholder
+
+    async def begin_branch(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        kind: BranchKind,
+        run_id: str,
+        message: str | None = None,
+    ) -> TurnIds:
+        conv = self._owned(user, conversation_id)
+        index = conv.find(message_id)
+        target = conv.messages[index]
+        if conv.pending:
+            raise AnswerRunning(conversation_id)
+        check_branch(
+            kind=kind,
+            role=target.role,
+            status=target.status,
+            stop_reason=target.stop_reason,
+            is_leaf=conv.active_leaf_id == target.id,
+        )
+        if kind == "continue":
+            conv.messages[index] = target.model_copy(
+                update={"status": "running", "run_id": run_id, "error": None, "stop_reason": None}
+            )
+            conv.pending.add(target.id)
+            conv.updated_at = _now()
+            return TurnIds(conv.id, target.parent_id or "", target.id)
+        if kind == "regenerate":
+            question_id = target.parent_id or ""
+        else:
+            question = MessagePublic(
+                id=uuid.uuid4().hex,
+                role="user",
+                content=message or "",
+                created_at=_now(),
+                parent_id=target.parent_id,
+            )
+            conv.messages.append(question)
+            question_id = question.id
+        placeholder = self._placeholder(conv, question_id, run_id)
+        return TurnIds(conv.id, question_id, placeholder.id)
+
+    async def select_branch(
+        self, *, user: Principal, conversation_id: str, message_id: str, position: int
+    ) -> None:
+        conv = self._owned(user, conversation_id)
+        nodes = conv.nodes()
+        chosen = sibling_at(nodes, message_id, position)
+        if chosen is None:
+            raise MessageNotFound(message_id)
+        conv.active_leaf_id = newest_leaf(nodes, chosen)
+
+    async def set_feedback(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        rating: FeedbackRating,
+        comment: str | None,
+    ) -> MessagePublic:
+        conv = self._owned(user, conversation_id)
+        msg = conv.messages[conv.find(message_id)]
+        if msg.role != "assistant" or msg.id in conv.pending:
+            raise NotAnAnswer(message_id)
+        feedback = FeedbackPublic(rating=rating, comment=comment, updated_at=_now())
+        conv.feedback[message_id] = feedback
+        return msg.model_copy(update={"feedback": feedback})
 
     async def history(
-        self, *, user: Principal, conversation_id: str, limit: int = 200
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        limit: int = 200,
+        leaf_id: str | None = None,
     ) -> list[MessagePublic]:
         conv = self._owned(user, conversation_id)
-        done = [m for m in conv.messages if m.id not in conv.pending]
+        done = [m for m in conv.path(leaf_id) if m.id not in conv.pending]
         return done[-limit:]
 
     async def finish_turn(self, *, assistant_message_id: str, record: AssistantRecord) -> None:
@@ -133,6 +244,8 @@ class MemoryChatStore(ChatStore):
                         warnings=record.warnings,
                         context_audit=record.context_audit,
                         stop_reason=record.stop_reason,
+                        parent_id=msg.parent_id,
+                        model=record.model,
                     )
                     conv.pending.discard(msg.id)
                     conv.updated_at = _now()
@@ -164,6 +277,7 @@ class MemoryChatStore(ChatStore):
         conv = self._owned(user, conversation_id)
         content, status = action_summary(action, result)
         msg = MessagePublic(
+            parent_id=conv.active_leaf_id,
             id=uuid.uuid4().hex,
             role="action",
             content=content,
@@ -174,6 +288,7 @@ class MemoryChatStore(ChatStore):
             ),
         )
         conv.messages.append(msg)
+        conv.active_leaf_id = msg.id
         conv.updated_at = msg.created_at
         return msg.id
 
@@ -217,17 +332,30 @@ class MemoryChatStore(ChatStore):
         before: str | None = None,
     ) -> ConversationDetail:
         conv = self._owned(user, conversation_id)
-        # The cursor is a position in the list: messages are only ever appended.
-        end = len(conv.messages)
+        path = conv.path()
+        # The cursor is a position in the active path.
+        end = len(path)
         if before is not None:
             if not before.isdigit() or int(before) > end:
                 raise InvalidCursor(before)
             end = int(before)
         start = 0 if limit is None else max(0, end - limit)
+        places = siblings(conv.nodes())
+        messages = [
+            m.model_copy(
+                update={
+                    "sibling_count": places[m.id].count,
+                    "sibling_position": places[m.id].position,
+                    "feedback": conv.feedback.get(m.id),
+                }
+            )
+            for m in path[start:end]
+        ]
         return ConversationDetail(
             **conv.public().model_dump(),
-            messages=conv.messages[start:end],
+            messages=messages,
             older=str(start) if limit is not None and start > 0 else None,
+            active_leaf_id=conv.active_leaf_id,
         )
 
     async def rename_conversation(

@@ -16,11 +16,12 @@ from ..protocol import (
     ConversationList,
     ConversationPublic,
     ConversationSearchHit,
+    FeedbackRating,
     MessagePublic,
     PayloadDecision,
 )
 from . import conversations as crud
-from .base import AssistantRecord, ChatStore, TurnIds
+from .base import AssistantRecord, BranchKind, ChatStore, TurnIds
 from .batch import WriteBatcher
 from .db import is_sqlite
 from .search import search_conversations
@@ -84,11 +85,74 @@ class SqlChatStore(ChatStore):
             )
 
     async def history(
-        self, *, user: Principal, conversation_id: str, limit: int = 200
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        limit: int = 200,
+        leaf_id: str | None = None,
     ) -> list[MessagePublic]:
         async with self.sessions() as session:
             return await crud.recent_messages(
-                session=session, owner_id=user.id, conversation_id=conversation_id, limit=limit
+                session=session,
+                owner_id=user.id,
+                conversation_id=conversation_id,
+                limit=limit,
+                leaf_id=leaf_id,
+            )
+
+    async def begin_branch(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        kind: BranchKind,
+        run_id: str,
+        message: str | None = None,
+    ) -> TurnIds:
+        # Not batched: rare. A run's end is written before its last event is sent, so a
+        # client that saw the answer end finds it ended here.
+        async with self._writing() as session:
+            return await crud.begin_branch(
+                session=session,
+                owner_id=user.id,
+                conversation_id=conversation_id,
+                message_id=message_id,
+                kind=kind,
+                run_id=run_id,
+                message=message,
+            )
+
+    async def select_branch(
+        self, *, user: Principal, conversation_id: str, message_id: str, position: int
+    ) -> None:
+        async with self._writing() as session:
+            await crud.select_branch(
+                session=session,
+                owner_id=user.id,
+                conversation_id=conversation_id,
+                message_id=message_id,
+                position=position,
+            )
+
+    async def set_feedback(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        message_id: str,
+        rating: FeedbackRating,
+        comment: str | None,
+    ) -> MessagePublic:
+        async with self._writing() as session:
+            return await crud.set_feedback(
+                session=session,
+                owner_id=user.id,
+                conversation_id=conversation_id,
+                message_id=message_id,
+                rating=rating,
+                comment=comment,
             )
 
     async def finish_turn(self, *, assistant_message_id: str, record: AssistantRecord) -> None:

@@ -24,12 +24,22 @@ from sqlalchemy import (
     String,
     Text,
     TypeDecorator,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "Conversation", "JsonColumn", "Message", "User", "UtcDateTime", "utcnow"]
+__all__ = [
+    "Base",
+    "Conversation",
+    "JsonColumn",
+    "Message",
+    "MessageFeedback",
+    "User",
+    "UtcDateTime",
+    "utcnow",
+]
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -103,6 +113,9 @@ class Conversation(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     """Last activity: the newest message's time. Renaming does not move a conversation up."""
+    active_leaf_id: Mapped[str | None] = mapped_column(String(32))
+    """The last message of the branch the user is on: the model sees the path from the root
+    to it, and a reload shows it. None only while the conversation has no messages."""
 
 
 class Message(Base):
@@ -119,9 +132,13 @@ class Message(Base):
     )
 
     seq: Mapped[int] = mapped_column(_BigSerial, primary_key=True, autoincrement=True)
-    """Insertion order; timestamps can tie, this cannot."""
+    """Insertion order; timestamps can tie, this cannot. A child's is above its parent's."""
     id: Mapped[str] = mapped_column(String(32), unique=True)
     conversation_id: Mapped[str] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"))
+    parent_id: Mapped[str | None] = mapped_column(String(32))
+    """The message this one follows (None: the conversation's first). Siblings are a
+    regenerated answer's alternatives, or an edited question's. No foreign key: a
+    conversation's messages are written and deleted together."""
     role: Mapped[str] = mapped_column(String(16))
     content: Mapped[str] = mapped_column(Text, default="")
     status: Mapped[str] = mapped_column(String(16), default="complete")
@@ -138,3 +155,20 @@ class Message(Base):
     payload_decision: Mapped[str | None] = mapped_column(String(16))
     """accepted, rejected or dismissed: what the user did with the answer's card. A column of
     its own, not in `payload`: the user sets it, long after the run wrote the answer."""
+
+
+class MessageFeedback(Base):
+    """A user's thumbs up or down on an answer, with an optional comment; one per answer
+    and user, replaced when they change their mind."""
+
+    __tablename__ = "message_feedback"
+    __table_args__ = (UniqueConstraint("message_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(_BigSerial, primary_key=True, autoincrement=True)
+    message_id: Mapped[str] = mapped_column(ForeignKey("messages.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    rating: Mapped[str] = mapped_column(String(8))
+    """up or down."""
+    comment: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

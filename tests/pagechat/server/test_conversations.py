@@ -295,7 +295,7 @@ async def test_every_private_route_needs_a_token(
     assert response.status_code == 401
 
 
-async def test_opening_a_conversation_costs_one_query_beyond_the_token_check(
+async def test_opening_a_conversation_costs_two_queries_beyond_the_token_check(
     engine: AsyncEngine,
     authenticator: JwtAuthenticator,
     client: httpx.AsyncClient,
@@ -322,7 +322,8 @@ async def test_opening_a_conversation_costs_one_query_beyond_the_token_check(
             event.remove(each, "before_cursor_execute", _count)
 
     assert len(response.json()["messages"]) == 12
-    assert len(selects) == 2
+    # The token check, the conversation's tree, the active path's rows.
+    assert len(selects) == 3
 
 
 async def test_a_long_conversation_loads_its_newest_page_and_pages_back(

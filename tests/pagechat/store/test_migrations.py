@@ -12,7 +12,7 @@ from sqlalchemy import Connection, inspect
 from pagechat.store import Base, create_engine, upgrade_async
 from pagechat.store.migrate import alembic_config, current_revisions
 
-PAGECHAT_TABLES = {"users", "conversations", "messages"}
+PAGECHAT_TABLES = {"users", "conversations", "messages", "message_feedback", "approvals"}
 # Conversation search, per database (pagechat_0005): FTS5 tables on SQLite, GIN indexes on
 # PostgreSQL; made by the migration only, not in the ORM tables.
 SEARCH_INDEXES = {"ix_messages_search", "ix_conversations_search"}

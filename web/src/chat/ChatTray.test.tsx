@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { stored, storedConversation } from "../test/fixtures";
 import { FakeFetch, json, SseResponse } from "../test/sse-server";
 import { createChatApi } from "./api";
-import { CONTINUE_MESSAGE } from "./components/AssistantMessage";
 import { ChatTray, type ChatTrayProps } from "./ChatTray";
 import { registerPayloadHandler, type PayloadHandler } from "./payloadRegistry";
 import type { ConversationDetail, StreamEvent } from "./types";
@@ -137,7 +136,7 @@ describe("ChatTray", () => {
     expect(localStorage.getItem("pagechat.conversation")).toBe('"c1"');
   });
 
-  it("says when an answer was cut off by the length limit, and Continue asks for the rest", async () => {
+  it("says when an answer was cut off by the length limit, and Continue goes on with the same answer", async () => {
     const { fake, user } = renderTray();
     const first = new SseResponse(runHeaders);
     fake.on("POST", "/api/chat/stream", () => first.response);
@@ -148,13 +147,18 @@ describe("ChatTray", () => {
     expect(note.textContent).toContain("Cut off: the answer reached its length limit.");
 
     const second = new SseResponse({ ...runHeaders, "X-Run-Id": "r2" });
-    fake.on("POST", "/api/chat/stream", () => second.response);
+    fake.on("POST", "/api/conversations/c1/messages/m2/continue", () => second.response);
     await user.click(within(note).getByRole("button", { name: "Continue" }));
-    expect(fake.calls.at(-1)?.body).toMatchObject({ message: CONTINUE_MESSAGE, conversation_id: "c1" });
-    second.send(1, complete(" goes on to its end."));
+    expect(fake.calls.at(-1)?.url).toContain("/api/conversations/c1/messages/m2/continue");
+    second.send(1, { type: "text_delta", text: " goes on to its end." });
     await waitFor(() => {
-      expect(within(log()).queryAllByRole("note")).toHaveLength(1);
+      expect(log().textContent).toContain("A long answer that goes on to its end.");
     });
+    second.send(2, complete("A long answer that goes on to its end."));
+    await waitFor(() => {
+      expect(within(log()).queryAllByRole("note")).toHaveLength(0);
+    });
+    expect(log().querySelectorAll('[data-role="assistant"]')).toHaveLength(1);
   });
 
   it("keeps the amber tool card with its progress visible while text streams", async () => {

@@ -8,11 +8,14 @@ import type {
   ActionResult,
   ApprovalDecisionRequest,
   ApprovalDecisionResult,
+  BranchTurnRequest,
   ChatRequest,
   ConversationDetail,
   ConversationList,
   ConversationPublic,
   ConversationSearchResults,
+  EditRequest,
+  FeedbackRequest,
   MessagePublic,
   PayloadDecision,
   StreamEvent,
@@ -97,6 +100,18 @@ export interface ChatApi {
   runAction(request: ActionRequest): Promise<ActionResult>;
   /** Approves or denies a tool call a paused answer waits for; names the run that goes on. */
   decideApproval(approvalId: string, request: ApprovalDecisionRequest): Promise<ApprovalDecisionResult>;
+  /** Regenerate an answer, edit and resend a question, or continue a stopped answer: a run like a turn's. */
+  branchStream(
+    conversationId: string,
+    messageId: string,
+    kind: BranchKind,
+    body: BranchTurnRequest | EditRequest,
+    signal?: AbortSignal,
+  ): AsyncGenerator<StreamItem>;
+  /** Shows the sibling of a message at `position`; answers the conversation's newest page as it now reads. */
+  selectBranch(conversationId: string, messageId: string, position: number): Promise<ConversationDetail>;
+  /** Thumbs up or down on an answer, with an optional comment; answers the message. */
+  setFeedback(conversationId: string, messageId: string, body: FeedbackRequest): Promise<MessagePublic>;
   login(email: string, password: string): Promise<Token>;
   me(): Promise<UserPublic>;
   /** Ends the browser's session (its cookie). */
@@ -160,6 +175,13 @@ function isAbort(error: unknown, signal?: AbortSignal): boolean {
 /** A resume that cannot succeed by trying again: the run is gone or the request is wrong. */
 function isFatal(error: unknown): boolean {
   return error instanceof HttpError && error.status < 500 && error.status !== 408 && error.status !== 429;
+}
+
+/** What a branch run does (the route's last segment). */
+export type BranchKind = "regenerate" | "edit" | "continue";
+
+function messagePath(conversationId: string, messageId: string): string {
+  return `/api/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}`;
 }
 
 export function createChatApi(options: ChatApiOptions): ChatApi {
@@ -305,6 +327,32 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
 
     runAction(body) {
       return json<ActionResult>("/api/chat/actions", { method: "POST", body: JSON.stringify(body) });
+    },
+
+    async *branchStream(conversationId, messageId, kind, body, signal) {
+      const response = await request(`${messagePath(conversationId, messageId)}/${kind}`, {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { Accept: "text/event-stream" },
+        signal,
+      });
+      const runId = response.headers.get("X-Run-Id") || null;
+      if (runId !== null) yield { kind: "run", runId, conversationId };
+      yield* follow(response, runId, 0, signal);
+    },
+
+    selectBranch(conversationId, messageId, position) {
+      return json<ConversationDetail>(`${messagePath(conversationId, messageId)}/branch`, {
+        method: "PUT",
+        body: JSON.stringify({ position }),
+      });
+    },
+
+    setFeedback(conversationId, messageId, body) {
+      return json<MessagePublic>(`${messagePath(conversationId, messageId)}/feedback`, {
+        method: "PUT",
+        body: JSON.stringify(body),
+      });
     },
 
     login(email, password) {

@@ -3,7 +3,8 @@
 // thin hook on top of it.
 import { HttpError, StreamDroppedError, UnauthorizedError, type ChatApi, type StreamItem } from "./api";
 import { chatReducer, emptyMessage, initialChatState, isBusy, type ChatAction, type ChatState } from "./state";
-import type { ActionResult, ChatRequest, PayloadDecision, SuggestedAction } from "./types";
+import type { ActionResult, ChatMessage, ChatRequest, FeedbackRating, PayloadDecision, SuggestedAction } from "./types";
+import type { BranchKind } from "./api";
 
 /** The payload type of a stored server action's result. */
 export const ACTION_RESULT = "action_result";
@@ -38,6 +39,11 @@ export interface ChatControllerOptions {
 const LOCAL_STOP = new DOMException("stopped", "AbortError");
 
 type Open = (signal: AbortSignal) => AsyncGenerator<StreamItem>;
+
+/** Ids the tray gave messages of this session's turns (stored ones are the server's hex ids). */
+function isLocalId(id: string): boolean {
+  return id.includes("-local-") || id.startsWith("partial-") || id.startsWith("assistant-") || id === "streaming";
+}
 
 function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof HttpError) return error.message;
@@ -278,6 +284,94 @@ export class ChatController {
       this.dispatchNow({ type: "request_failed", message: failure, retry: "none" });
     }
   };
+
+  /** A new answer to the same question, shown instead of `messageId` (a branch beside it). */
+  regenerate = (messageId: string): Promise<void> => this.branch("regenerate", messageId);
+
+  /** The question `messageId` as edited, sent as a branch beside it, with its own answer. */
+  editAndResend = async (messageId: string, text: string): Promise<void> => {
+    if (text.trim() === "") return;
+    await this.branch("edit", messageId, text);
+  };
+
+  /** Goes on with an answer that was stopped or cut off: the new text joins the same message. */
+  continueAnswer = (messageId: string): Promise<void> => this.branch("continue", messageId);
+
+  /** Shows the version of `messageId` at `position` (the branch picker); the server keeps the choice. */
+  selectBranch = async (messageId: string, position: number): Promise<void> => {
+    if (isBusy(this.state.status)) return;
+    const target = await this.stored(messageId);
+    const conversationId = this.state.conversationId;
+    if (target === null || conversationId === null) return;
+    try {
+      const detail = await this.api.selectBranch(conversationId, target.id, position);
+      this.dispatchNow({ type: "sync", conversation: detail });
+    } catch (error) {
+      this.dispatchNow({ type: "request_failed", message: errorMessage(error, "Could not switch versions."), retry: "none" });
+    }
+  };
+
+  /** Thumbs up or down on an answer, with an optional comment; sent again, it replaces the last. */
+  setFeedback = async (messageId: string, rating: FeedbackRating, comment: string | null = null): Promise<boolean> => {
+    const target = await this.stored(messageId);
+    const conversationId = this.state.conversationId;
+    if (target === null || conversationId === null) return false;
+    try {
+      const message = await this.api.setFeedback(conversationId, target.id, { rating, comment });
+      this.dispatchNow({ type: "feedback", id: target.id, feedback: message.feedback });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  private async branch(kind: BranchKind, messageId: string, text?: string): Promise<void> {
+    while (this.loading !== null) await this.loading;
+    if (isBusy(this.state.status)) return;
+    const target = await this.stored(messageId);
+    const conversationId = this.state.conversationId;
+    if (target === null || conversationId === null) return;
+    const context = this.getContext();
+    const edited =
+      kind === "edit" && text !== undefined
+        ? {
+            ...emptyMessage(this.nextId("user"), "user", text),
+            sibling_count: target.sibling_count + 1,
+            sibling_position: target.sibling_count + 1,
+          }
+        : null;
+    this.stopRequested = false;
+    this.dispatchNow({ type: "branch", cut: target.id, message: edited, resume: kind === "continue" ? target : null });
+    const body = kind === "edit" ? { message: text ?? "", context } : { context };
+    await this.consume((signal) => this.api.branchStream(conversationId, target.id, kind, body, signal));
+    await this.sync();
+  }
+
+  /**
+   * The message as the server stores it. Messages of this session's turns carry local ids
+   * until the conversation is read back; the one at the same place is the same message.
+   */
+  private async stored(messageId: string): Promise<ChatMessage | null> {
+    const at = this.state.messages.findIndex((m) => m.id === messageId);
+    if (at === -1) return null;
+    if (!isLocalId(messageId)) return this.state.messages[at] ?? null;
+    await this.sync();
+    const found = this.state.messages[at];
+    return found === undefined || isLocalId(found.id) ? null : found;
+  }
+
+  /** Reads the conversation's newest page back, so ids and versions are the stored ones. */
+  private async sync(): Promise<void> {
+    const conversationId = this.state.conversationId;
+    if (conversationId === null || isBusy(this.state.status)) return;
+    const generation = this.generation;
+    try {
+      const detail = await this.api.getConversation(conversationId);
+      if (generation === this.generation) this.dispatchNow({ type: "sync", conversation: detail });
+    } catch {
+      // What is shown stays; the next action reads it again.
+    }
+  }
 
   /** Stops following the current stream (the run itself goes on) and drops queued events. */
   detach = (): void => {

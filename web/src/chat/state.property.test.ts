@@ -134,6 +134,7 @@ const conversation: fc.Arbitrary<ConversationDetail> = fc.record({
   title: fc.string({ maxLength: 8 }),
   created_at: fc.constant("2025-01-01T00:00:00Z"),
   updated_at: fc.constant("2025-01-01T00:00:00Z"),
+  active_leaf_id: fc.constant(null),
   messages: fc.array(storedMessage, { maxLength: 4 }),
   older: fc.constant(null),
 });
@@ -378,6 +379,7 @@ function storedTurn(t: Turn, assistant: Partial<MessagePublic> = {}): Conversati
     created_at: "2025-01-01T00:00:00Z",
     updated_at: "2025-01-01T00:00:00Z",
     older: null,
+    active_leaf_id: null,
     messages: [
       stored({ id: "m1", role: "user", content: question, run_id: "r1" }),
       stored({
@@ -403,7 +405,9 @@ function storedTurn(t: Turn, assistant: Partial<MessagePublic> = {}): Conversati
  * What the tray shows: a user message's id (and run) is the client's own live and the
  * server's once stored; neither is rendered.
  */
-const shown = (state: ChatState) => state.messages.map((m) => (m.role === "user" ? { ...m, id: "", run_id: null } : m));
+// The time of a message is the server's; a live one carries the browser's until it is read back.
+const shown = (state: ChatState) =>
+  state.messages.map((m) => (m.role === "user" ? { ...m, id: "", run_id: null, created_at: null } : { ...m, created_at: null }));
 
 describe("a turn folded live equals its stored and replayed forms", () => {
   it("loading the stored turn gives exactly the messages of the live turn", () => {

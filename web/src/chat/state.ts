@@ -62,7 +62,16 @@ export type ChatAction =
   | { type: "append"; message: ChatMessage }
   | { type: "remove"; id: string }
   /** The user accepted, rejected or closed a message's card (as the server records it). */
-  | { type: "decide"; id: string; decision: PayloadDecision };
+  | { type: "decide"; id: string; decision: PayloadDecision }
+  /**
+   * A branch starts at message `cut` (regenerate, edit and resend, continue): it and what
+   * follows leave the view; `message` (an edited question) is appended; `resume` (an answer
+   * being continued) is where the streaming text starts.
+   */
+  | { type: "branch"; cut: string; message: ChatMessage | null; resume: ChatMessage | null }
+  /** The stored path, as the server has it now (after a branch, or to learn stored ids). */
+  | { type: "sync"; conversation: ConversationDetail }
+  | { type: "feedback"; id: string; feedback: ChatMessage["feedback"] };
 
 export const initialChatState: ChatState = {
   conversationId: null,
@@ -100,6 +109,10 @@ export function messageFromStored(m: MessagePublic): ChatMessage {
     payload_decision: m.payload_decision,
     stop_reason: m.stop_reason,
     approval: m.approval,
+    created_at: m.created_at,
+    sibling_count: m.sibling_count,
+    sibling_position: m.sibling_position,
+    feedback: m.feedback,
   };
 }
 
@@ -120,6 +133,10 @@ export function messageFromPayload(p: ChatResponsePayload, fallbackId: string, r
     payload_decision: null,
     stop_reason: p.stop_reason,
     approval: null,
+    created_at: new Date().toISOString(),
+    sibling_count: 1,
+    sibling_position: 1,
+    feedback: null,
   };
 }
 
@@ -140,6 +157,10 @@ export function emptyMessage(id: string, role: ChatMessage["role"], content: str
     payload_decision: null,
     stop_reason: null,
     approval: null,
+    created_at: new Date().toISOString(),
+    sibling_count: 1,
+    sibling_position: 1,
+    feedback: null,
   };
 }
 
@@ -404,6 +425,48 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, messages: [...state.messages, action.message] };
     case "remove":
       return { ...state, messages: state.messages.filter((m) => m.id !== action.id) };
+    case "branch": {
+      const at = state.messages.findIndex((m) => m.id === action.cut);
+      if (at === -1 || isBusy(state.status)) return state;
+      const resume = action.resume;
+      return {
+        ...state,
+        ...streamingReset,
+        messages: [...state.messages.slice(0, at), ...(action.message ? [action.message] : [])],
+        streamingText: resume?.content ?? "",
+        liveTools: (resume?.tool_history ?? []).map((t) => ({
+          tool_name: t.tool_name,
+          input: t.input,
+          tool_use_id: t.tool_use_id,
+          is_error: t.is_error,
+          output: t.output,
+          done: true,
+        })),
+        status: "submitted",
+        runId: null,
+        lastEventId: 0,
+        error: null,
+        resumeFallback: null,
+      };
+    }
+    case "sync": {
+      if (action.conversation.id !== state.conversationId || isBusy(state.status)) return state;
+      const stored = action.conversation.messages.map(messageFromStored);
+      // Earlier pages already shown stay, up to where the stored page starts.
+      const first = stored[0]?.id;
+      const at = first === undefined ? -1 : state.messages.findIndex((m) => m.id === first);
+      const kept = at > 0 ? state.messages.slice(0, at) : [];
+      return {
+        ...state,
+        messages: [...kept, ...stored],
+        older: at > 0 ? state.older : (action.conversation.older ?? null),
+      };
+    }
+    case "feedback":
+      return {
+        ...state,
+        messages: state.messages.map((m) => (m.id === action.id ? { ...m, feedback: action.feedback } : m)),
+      };
     case "decide": {
       const messages = state.messages.map((m) => (m.id === action.id ? withDecision(m, action.decision) : m));
       return messages.every((m, i) => m === state.messages[i]) ? state : { ...state, messages };

@@ -2,6 +2,7 @@
 import type {
   ApprovalPublic,
   CustomPayload,
+  FeedbackPublic,
   MessagePublic,
   PayloadDecisionRequest,
   SuggestedAction,
@@ -37,7 +38,17 @@ export interface ChatMessage {
   stop_reason: string | null;
   /** The request a `needs_approval` answer waits for. */
   approval: ApprovalPublic | null;
+  /** When it was written (ISO 8601); null for a message not yet stored. */
+  created_at: string | null;
+  /** How many versions this message has (regenerated answers, edited questions), and which this is (from 1). */
+  sibling_count: number;
+  sibling_position: number;
+  /** The user's own thumbs on this answer. */
+  feedback: FeedbackPublic | null;
 }
+
+/** Thumbs up or down. */
+export type FeedbackRating = FeedbackPublic["rating"];
 
 /**
  * - `ready`: nothing running, a message can be sent.

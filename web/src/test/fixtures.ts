@@ -65,6 +65,11 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     payload_decision: null,
     stop_reason: null,
     approval: null,
+    parent_id: null,
+    sibling_count: 1,
+    sibling_position: 1,
+    feedback: null,
+    model: null,
     ...partial,
   };
 }
@@ -75,6 +80,7 @@ export const storedConversation: ConversationDetail = {
   created_at: "2025-01-01T00:00:00Z",
   updated_at: "2025-01-01T00:00:00Z",
   older: null,
+  active_leaf_id: null,
   messages: [
     stored({ id: "m1", role: "user", content: "Find CRISPR papers", run_id: "r1" }),
     stored({

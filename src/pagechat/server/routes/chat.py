@@ -15,7 +15,7 @@ from ...store.base import ConversationNotFound
 from ..deps import ChatServiceDep, CurrentUser, RunsDep
 from ..sse import EventStream
 
-__all__ = ["router"]
+__all__ = ["router", "stream_run"]
 
 router = APIRouter(prefix="/api/chat", tags=["chat"])
 
@@ -32,7 +32,7 @@ async def _stopping_on_disconnect(runs: RunManager, run: Run, after: int) -> Asy
         raise
 
 
-def _stream(runs: RunManager, run: Run, after: int, request: Request) -> EventStream:
+def stream_run(runs: RunManager, run: Run, after: int, request: Request) -> EventStream:
     # The log's own iterator unless a disconnect must stop the run: one generator less
     # to resume for every event.
     frames = (
@@ -65,7 +65,7 @@ async def stream_chat(
         run = await chat.start(user=user, request=body)
     except ConversationNotFound:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found") from None
-    return _stream(chat.runs, run, 0, request)
+    return stream_run(chat.runs, run, 0, request)
 
 
 async def _owned_run(runs: RunsDep, run_id: str, user: CurrentUser) -> Run:
@@ -104,7 +104,7 @@ async def run_events(
             status.HTTP_400_BAD_REQUEST,
             f"Unknown event id {seq}: the run has {run.log.last_seq} events so far",
         )
-    return _stream(runs, run, seq, request)
+    return stream_run(runs, run, seq, request)
 
 
 @router.post("/runs/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED)

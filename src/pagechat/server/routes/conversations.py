@@ -27,7 +27,17 @@ from ...store.base import (
 from ..deps import CurrentUser, RunsDep
 from .approvals import with_pending_approvals
 
-__all__ = ["router"]
+__all__ = [
+    "DEFAULT_MESSAGES_PAGE",
+    "MAX_MESSAGES_PAGE",
+    "ConversationId",
+    "MessageId",
+    "StoreDep",
+    "message_visible_to",
+    "not_found",
+    "router",
+    "visible_to",
+]
 
 router = APIRouter(
     prefix="/api/conversations",
@@ -55,19 +65,19 @@ async def _store(request: Request) -> ChatStore:
 StoreDep = Annotated[ChatStore, Depends(_store)]
 
 
-def _not_found() -> HTTPException:
+def not_found() -> HTTPException:
     return HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found")
 
 
-def _message_visible_to(user: Principal, message: MessagePublic) -> MessagePublic:
+def message_visible_to(user: Principal, message: MessagePublic) -> MessagePublic:
     """Admin-only fields stripped for everyone else."""
     return message if user.is_admin else message.model_copy(update={"context_audit": None})
 
 
-def _visible_to(user: Principal, detail: ConversationDetail) -> ConversationDetail:
+def visible_to(user: Principal, detail: ConversationDetail) -> ConversationDetail:
     if user.is_admin:
         return detail
-    messages = [_message_visible_to(user, m) for m in detail.messages]
+    messages = [message_visible_to(user, m) for m in detail.messages]
     return detail.model_copy(update={"messages": messages})
 
 
@@ -100,13 +110,13 @@ async def get_conversation(
             user=user, conversation_id=conversation_id, limit=limit, before=before
         )
     except ConversationNotFound:
-        raise _not_found() from None
+        raise not_found() from None
     except InvalidCursor:
         raise HTTPException(
             status.HTTP_422_UNPROCESSABLE_CONTENT,
             [{"loc": ["query", "before"], "msg": "not a page cursor", "type": "value_error"}],
         ) from None
-    return _visible_to(user, await with_pending_approvals(request.app.state.chat, detail))
+    return visible_to(user, await with_pending_approvals(request.app.state.chat, detail))
 
 
 @router.patch("/{conversation_id}")
@@ -124,7 +134,7 @@ async def rename_conversation(
             user=user, conversation_id=conversation_id, title=title
         )
     except ConversationNotFound:
-        raise _not_found() from None
+        raise not_found() from None
 
 
 @router.delete("/{conversation_id}", status_code=status.HTTP_204_NO_CONTENT)
@@ -135,7 +145,7 @@ async def delete_conversation(
     try:
         await store.delete_conversation(user=user, conversation_id=conversation_id)
     except ConversationNotFound:
-        raise _not_found() from None
+        raise not_found() from None
     # Deleted by its owner just now, so every run in it is this user's.
     await runs.stop_conversation(conversation_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -166,11 +176,11 @@ async def decide_payload(
             decision=body.decision,
         )
     except ConversationNotFound:
-        raise _not_found() from None
+        raise not_found() from None
     except MessageNotFound:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Message not found") from None
     except NoPayload:
         raise HTTPException(
             status.HTTP_409_CONFLICT, "This message has no payload to decide on"
         ) from None
-    return _message_visible_to(user, message)
+    return message_visible_to(user, message)

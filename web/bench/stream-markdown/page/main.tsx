@@ -91,6 +91,12 @@ function fakeApi(pieces: string[]): ChatApi {
       await unused();
     },
     cancelRun: unused,
+    // eslint-disable-next-line require-yield
+    async *branchStream(): AsyncGenerator<StreamItem> {
+      await unused();
+    },
+    selectBranch: unused,
+    setFeedback: unused,
     listConversations: unused,
     searchConversations: unused,
     decideApproval: unused,

@@ -22,10 +22,11 @@ export interface AssistantMessageProps {
   streaming?: boolean;
   /** The approval card of an answer paused before a tool call. */
   approval?: ReactNode;
+  /** "Continue" under an answer cut off by the length limit: the same answer goes on. */
+  onContinue?: (messageId: string) => void;
+  /** The action bar (copy, versions, feedback, ...). */
+  actions?: ReactNode;
 }
-
-/** Sent as the user's next message by "Continue" under an answer cut off by the length limit. */
-export const CONTINUE_MESSAGE = "Please continue where you left off.";
 
 const STATUS_LABEL: Partial<Record<ChatMessage["status"], string>> = {
   cancelled: "Stopped",
@@ -41,6 +42,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
   const { message, choices, interactive, payloadViews, streaming = false } = props;
   const label = STATUS_LABEL[message.status];
   return (
+    <div className="pc-message-row" data-row="assistant">
     <div
       className="pc-message"
       data-role="assistant"
@@ -74,11 +76,11 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
       {message.stop_reason === "max_tokens" && !streaming && (
         <div className="pc-cutoff" role="note" data-cutoff>
           Cut off: the answer reached its length limit.
-          {interactive && (
+          {interactive && props.onContinue && (
             <button
               type="button"
               onClick={() => {
-                props.onPick(CONTINUE_MESSAGE);
+                props.onContinue?.(message.id);
               }}
             >
               Continue
@@ -99,6 +101,8 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           props.onViewPayload(message.id, payload);
         }}
       />
+    </div>
+      {props.actions}
     </div>
   );
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-async function copyText(text: string): Promise<void> {
+export async function copyText(text: string): Promise<void> {
   // navigator.clipboard is missing outside secure contexts, whatever the DOM types say.
   const clipboard = (navigator as { clipboard?: Clipboard }).clipboard;
   if (clipboard !== undefined) {

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, type ReactNode } from "react";
+import { useCallback, useMemo, useState, type ReactNode } from "react";
 import { emptyMessage, liveToolHistory } from "../state";
 import type { PayloadHandler } from "../payloadRegistry";
 import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
@@ -9,8 +9,10 @@ import { ActionMessage } from "./ActionMessage";
 import { ApprovalCard } from "./ApprovalCard";
 import { AssistantMessage } from "./AssistantMessage";
 import type { ChoiceState } from "./ChoiceContext";
+import { EditMessage } from "./EditMessage";
 import { ErrorBubble } from "./ErrorBubble";
 import { JumpToLatest } from "./JumpToLatest";
+import { MessageActions } from "./MessageActions";
 import type { PayloadView } from "./PayloadViewButtons";
 import { ThinkingIndicator } from "./ThinkingIndicator";
 import { ToolProgressCard } from "./ToolProgressCard";
@@ -99,6 +101,22 @@ export function MessageList(props: MessageListProps) {
     [streamingText, streamingTools, runId],
   );
   const showThinking = isLoading && streamingText === "" && activeToolProgress === null;
+  const [editing, setEditing] = useState<string | null>(null);
+  const { controller } = chat;
+  const actionsOf = (m: ChatMessage, i: number) => (
+    <MessageActions
+      message={m}
+      idle={!isLoading}
+      last={i === messages.length - 1}
+      onSelectBranch={(id, position) => void controller.selectBranch(id, position)}
+      onRegenerate={(id) => void controller.regenerate(id)}
+      onContinue={(id) => void controller.continueAnswer(id)}
+      onRate={controller.setFeedback}
+      onEdit={() => {
+        setEditing(m.id);
+      }}
+    />
+  );
 
   return (
     <div className="pc-messages-wrap">
@@ -112,7 +130,22 @@ export function MessageList(props: MessageListProps) {
           {messages.length === 0 && !isLoading && <div className="pc-welcome">{props.welcome}</div>}
           {[
             ...messages.map((m, i) => {
-              if (m.role === "user") return <UserMessage key={m.id} message={m} />;
+              if (m.role === "user" && editing === m.id) {
+                return (
+                  <EditMessage
+                    key={m.id}
+                    initial={m.content}
+                    onCancel={() => {
+                      setEditing(null);
+                    }}
+                    onSend={(text) => {
+                      setEditing(null);
+                      void controller.editAndResend(m.id, text);
+                    }}
+                  />
+                );
+              }
+              if (m.role === "user") return <UserMessage key={m.id} message={m} actions={actionsOf(m, i)} />;
               if (m.role === "action") return <ActionMessage key={m.id} message={m} />;
               const latest = i === lastAssistant && answers[i] === null;
               return (
@@ -132,6 +165,8 @@ export function MessageList(props: MessageListProps) {
                       <ApprovalCard approval={m.approval} enabled={!isLoading} onDecide={chat.decideApproval} />
                     ) : undefined
                   }
+                  onContinue={(id) => void controller.continueAnswer(id)}
+                  actions={actionsOf(m, i)}
                 />
               );
             }),

@@ -71,6 +71,18 @@ export interface ApprovalResolvedEvent {
   note: string | null;
 }
 
+/** The body of `PUT .../messages/{message_id}/branch`: which of its siblings to show. */
+export interface BranchSelectRequest {
+  position: number;
+}
+
+/** The body of regenerate and continue: the page the user is on now. */
+export interface BranchTurnRequest {
+  context: {
+    [key: string]: unknown;
+  };
+}
+
 export interface CancelledEvent {
   type: "cancelled";
 }
@@ -117,6 +129,7 @@ export interface ConversationDetail {
   updated_at: string;
   messages: MessagePublic[];
   older: string | null;
+  active_leaf_id: string | null;
 }
 
 export interface ConversationList {
@@ -158,6 +171,14 @@ export interface CustomPayload {
   data: unknown;
 }
 
+/** The body of edit-and-resend: the new text of the user's message. */
+export interface EditRequest {
+  message: string;
+  context: {
+    [key: string]: unknown;
+  };
+}
+
 export interface ErrorEvent {
   type: "error";
   message: string;
@@ -167,6 +188,18 @@ export interface ErrorEvent {
 /** The body of every 4xx/5xx answer. */
 export interface ErrorResponse {
   detail: unknown;
+}
+
+export interface FeedbackPublic {
+  rating: "up" | "down";
+  comment: string | null;
+  updated_at: string;
+}
+
+/** The body of `PUT /api/conversations/{id}/messages/{message_id}/feedback`. */
+export interface FeedbackRequest {
+  rating: "up" | "down";
+  comment: string | null;
 }
 
 export interface LoginRequest {
@@ -194,6 +227,11 @@ export interface MessagePublic {
   payload_decision: "accepted" | "rejected" | "dismissed" | null;
   stop_reason: string | null;
   approval: ApprovalPublic | null;
+  parent_id: string | null;
+  sibling_count: number;
+  sibling_position: number;
+  feedback: FeedbackPublic | null;
+  model: string | null;
 }
 
 /** The body of `POST /api/conversations/{id}/messages/{message_id}/decision`. */

@@ -1,7 +1,7 @@
 """approvals: tool calls waiting for the user's approval, with what resuming needs.
 
 Revision ID: pagechat_0004
-Revises: pagechat_0002
+Revises: pagechat_0003
 Create Date: 2026-11-25
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "pagechat_0004"
-down_revision: str | Sequence[str] | None = "pagechat_0002"
+down_revision: str | Sequence[str] | None = "pagechat_0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,446 @@
+"""One turn's run body, in named steps.
+
+`TurnRunner.run` builds the model's messages, drives the agent loop and maps each of
+its events to what the user sees (`_on_event`, one case per event type), then ends the
+turn in exactly one of four ways: completed, failed (the model or provider said so),
+cancelled (Stop, or the server ended it), or crashed. Every ending stores the answer
+folded from what the user saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..agent import (
+    AgentApprovalRequested,
+    AgentComplete,
+    AgentError,
+    AgentEvent,
+    AgentTextDelta,
+    AgentThinking,
+    AgentToolComplete,
+    AgentToolProgress,
+    AgentToolStart,
+    LoopResume,
+    run_agent_loop,
+)
+from ..identity import Principal
+from ..models.base import AssistantTurn, Model, ModelMessage, TokenUsage, UserTurn
+from ..pages import ReplyParser, TurnSetup
+from ..protocol import (
+    ApprovalPublic,
+    ChatResponsePayload,
+    CompleteEvent,
+    CustomPayload,
+    ErrorEvent,
+    MessagePublic,
+    StatusEvent,
+    StreamEvent,
+    TextDeltaEvent,
+    ToolCompleteEvent,
+    ToolHistoryEntry,
+    ToolProgressEvent,
+    ToolStartEvent,
+    Usage,
+)
+from ..runs import Run
+from ..store.base import AssistantRecord, ChatStore, TurnIds
+from ..tools.types import ToolContext
+from .approvals import Approvals
+from .checkpoints import Checkpointer
+from .coalesce import TextCoalescer
+from .config import ChatConfig
+from .history import build_history, partial_text
+from .text import storable, storable_text
+
+__all__ = ["TurnRunner", "TurnState", "tool_context"]
+
+logger = logging.getLogger(__name__)
+
+_YIELD_EVERY = 0.001
+
+
+@dataclass
+class TurnState:
+    """What the user has seen so far; what a stop or an error leaves stored."""
+
+    ids: TurnIds
+    setup: TurnSetup
+    text: list[str] = field(default_factory=list)
+    tool_history: list[ToolHistoryEntry] = field(default_factory=list)
+    usage: TokenUsage = field(default_factory=TokenUsage)
+
+    model: str | None = None
+    """`provider/name` of the model answering."""
+    question: str = ""
+    """The user's words this answer is to (kept with a pause for approval)."""
+    resume: LoopResume | None = None
+    """Set when the turn goes on after an approval (chat/approvals.py)."""
+    approvals: dict[str, ApprovalPublic] = field(default_factory=dict)
+    """Decided approvals by tool_use_id, shown on their tool calls."""
+
+    def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
+        return AssistantRecord(
+            model=self.model,
+            content="".join(self.text),
+            status=status,  # type: ignore[arg-type]
+            tool_history=list(self.tool_history),
+            payloads=[e.payload for e in self.tool_history if e.payload is not None],
+            usage=Usage(
+                input_tokens=self.usage.input_tokens, output_tokens=self.usage.output_tokens
+            ),
+            error=error,
+            context_audit=self.setup.context_text,
+        )
+
+
+class TurnRunner:
+    """Drives one turn's agent loop inside its run and stores how it ended."""
+
+    def __init__(
+        self,
+        *,
+        run: Run,
+        turn: TurnState,
+        model: Model,
+        store: ChatStore,
+        config: ChatConfig,
+        checkpoints: Checkpointer | None,
+        context: ToolContext,
+        approvals: Approvals | None = None,
+        user: Principal | None = None,
+    ) -> None:
+        self.run_ = run
+        self.approvals = approvals
+        """Where a turn paused for approval waits; None: such tools are refused."""
+        self.user = user
+        self.turn = turn
+        self.model = model
+        self.store = store
+        self.config = config
+        self.checkpoints = checkpoints
+        self.context = context
+        # Withholds payload markers while they stream and parses them; only the
+        # model's own text goes through it, never tool output or the user's words.
+        self.parser = ReplyParser(turn.setup)
+        turn.model = f"{model.provider}/{model.name}"
+        # Text waits at most a window while a burst is merged; every other event
+        # goes out after the text before it (`_emit`), and a turn's end flushes it.
+        self.deltas = TextCoalescer(self._show_now, window=config.coalesce_seconds)
+        self._burst_start = 0.0
+        self._last_delta = 0.0
+
+    # --- the steps -----------------------------------------------------------
+
+    @staticmethod
+    def build_messages(
+        *,
+        earlier: Sequence[MessagePublic],
+        question: str,
+        setup: TurnSetup,
+        budget: int,
+        partial: MessagePublic | None = None,
+    ) -> list[ModelMessage]:
+        """Earlier turns within the budget, then the user's question; to continue an
+        answer, what it said so far as the assistant's unfinished turn (`continue_prompt`)."""
+        messages: list[ModelMessage] = [
+            *build_history(earlier, budget=budget, native_tools=bool(setup.tools)),
+            # The user's words are data too: a marker in them stays text even if echoed.
+            UserTurn(setup.seal(question)),
+        ]
+        if partial is not None:
+            messages.append(AssistantTurn(partial_text(partial), partial=True))
+        return messages
+
+    async def run(self, messages: list[ModelMessage]) -> None:
+        self.run_.emit(StatusEvent(message="Thinking..."))
+        s = self.config
+        try:
+            async for event in run_agent_loop(
+                model=self.model,
+                system=self.turn.setup.system_prompt,
+                messages=messages,
+                tools=self.turn.setup.tools,
+                context=self.context,
+                max_iterations=s.max_iterations,
+                max_tokens=s.max_tokens,
+                temperature=s.temperature,
+                retry=s.retry,
+                seal=self.turn.setup.seal,
+                resume=self.turn.resume,
+                can_pause=self.approvals is not None,
+            ):
+                await self._on_event(event)
+        except asyncio.CancelledError:
+            await self._cancelled()
+            raise
+        except Exception:
+            logger.exception("chat turn failed")
+            await self._crashed()
+            raise
+        finally:
+            if self.checkpoints is not None:
+                self.checkpoints.forget(self.turn.ids.assistant_message_id)
+
+    async def _on_event(self, event: AgentEvent) -> None:
+        """One agent event → what the user sees (one case per event type)."""
+        match event:
+            case AgentTextDelta():
+                await self._on_text(event)
+            case AgentToolStart():
+                self._on_tool_start(event)
+            case AgentToolProgress():
+                self._on_tool_progress(event)
+            case AgentToolComplete():
+                self._on_tool_complete(event)
+            case AgentThinking():
+                self._emit(StatusEvent(message=event.message))
+            case AgentComplete():
+                await self._completed(event)
+            case AgentError():
+                await self._failed(event)
+            case AgentApprovalRequested():
+                await self._paused(event)
+
+    # --- what the user sees --------------------------------------------------
+
+    def _show_now(self, text: str) -> None:
+        self.turn.text.append(text)
+        self.run_.emit(TextDeltaEvent(text=text))
+        if self.checkpoints is not None:
+            self.checkpoints.touch(self.turn.ids.assistant_message_id, self._snapshot)
+
+    def _snapshot(self) -> AssistantRecord:
+        return self.turn.record("running")
+
+    def _show(self, text: str) -> None:
+        self.deltas.add(text)
+
+    def _emit(self, event: StreamEvent) -> None:
+        self.deltas.flush()
+        self.run_.emit(event)
+
+    def _flush_text(self) -> None:
+        self._show(self.parser.flush())
+        self.deltas.flush()
+
+    async def _on_text(self, event: AgentTextDelta) -> None:
+        self._show(self.parser.feed(storable_text(event.text)))
+        # An instant model (or a burst of buffered deltas) would hold the loop until
+        # the turn ends: let readers and other runs in every millisecond or so, which
+        # still lets readers batch their writes. A delta that comes long after the
+        # last one was waited for, and others ran meanwhile: the burst starts over,
+        # with no extra step. Not `loop.time()`: uvloop's stands still while a
+        # callback runs, so a burst would never be seen to last (regression: with an
+        # instant model the first event waited for the whole answer).
+        now = time.monotonic()
+        if now - self._last_delta > _YIELD_EVERY:
+            self._burst_start = now
+        elif now - self._burst_start > _YIELD_EVERY:
+            self._burst_start = now
+            await asyncio.sleep(0)
+        self._last_delta = now
+
+    def _on_tool_start(self, event: AgentToolStart) -> None:
+        self._show(self.parser.flush())
+        self._emit(
+            ToolStartEvent(
+                tool=event.tool_name,
+                input=storable(event.tool_input),
+                tool_use_id=event.tool_use_id,
+            )
+        )
+
+    def _on_tool_progress(self, event: AgentToolProgress) -> None:
+        progress = None if event.progress is None else min(1.0, max(0.0, event.progress))
+        self._emit(
+            ToolProgressEvent(
+                tool=event.tool_name,
+                stage=event.stage,
+                message=event.message,
+                progress=progress,
+                data=event.data,
+            )
+        )
+
+    def _on_tool_complete(self, event: AgentToolComplete) -> None:
+        turn = self.turn
+        index = len(turn.tool_history)
+        output = turn.setup.seal(storable_text(event.result_text))
+        turn.tool_history.append(
+            ToolHistoryEntry(
+                tool_name=event.tool_name,
+                input=storable(event.tool_input),
+                output=output,
+                is_error=event.is_error,
+                tool_use_id=event.tool_use_id,
+                payload=_tool_payload(storable(event.payload)),
+                approval=turn.approvals.get(event.tool_use_id),
+            )
+        )
+        self._emit(
+            ToolCompleteEvent(
+                tool=event.tool_name, index=index, is_error=event.is_error, output=output
+            )
+        )
+        self._show(f"[[tool:{index}]]")
+
+    # --- how the turn ends -----------------------------------------------------
+
+    async def _finish(self, record: AssistantRecord) -> None:
+        # Shielded so a second cancel cannot lose what the user saw.
+        await asyncio.shield(
+            self.store.finish_turn(
+                assistant_message_id=self.turn.ids.assistant_message_id, record=record
+            )
+        )
+
+    async def _completed(self, done: AgentComplete) -> None:
+        self._flush_text()
+        turn = self.turn
+        turn.usage = done.usage
+        parsed = self.parser.result()
+        # The message is exactly the text the user saw stream, tool markers included.
+        message = "".join(turn.text)
+        tool_payloads = [e.payload for e in turn.tool_history if e.payload is not None]
+        payloads = [*tool_payloads, *parsed.payloads]
+        primary = _primary_payload(tool_payloads, parsed.payloads, turn.tool_history)
+        warnings = list(parsed.warnings)
+        window = self.model.context_window
+        if window and done.last_input_tokens > self.config.context_warning_ratio * window:
+            warnings.append(
+                f"The conversation uses {done.last_input_tokens:,} of the model's {window:,} "
+                "context tokens; start a new conversation soon."
+            )
+        usage = Usage(input_tokens=done.usage.input_tokens, output_tokens=done.usage.output_tokens)
+        record = AssistantRecord(
+            content=message,
+            status="complete",
+            tool_history=turn.tool_history,
+            payloads=payloads,
+            custom_payload=primary,
+            suggested_values=parsed.suggested_values,
+            suggested_actions=parsed.suggested_actions,
+            usage=usage,
+            warnings=warnings,
+            context_audit=turn.setup.context_text,
+            stop_reason=done.stop_reason,
+            model=turn.model,
+        )
+        await self.store.finish_turn(
+            assistant_message_id=turn.ids.assistant_message_id, record=record
+        )
+        self.run_.emit(
+            CompleteEvent(
+                payload=ChatResponsePayload(
+                    message=message,
+                    suggested_values=parsed.suggested_values,
+                    suggested_actions=parsed.suggested_actions,
+                    custom_payload=primary,
+                    payloads=payloads,
+                    tool_history=turn.tool_history,
+                    conversation_id=turn.ids.conversation_id,
+                    message_id=turn.ids.assistant_message_id,
+                    usage=usage,
+                    warnings=warnings,
+                    stop_reason=done.stop_reason,
+                )
+            )
+        )
+
+    async def _paused(self, event: AgentApprovalRequested) -> None:
+        """A tool call waits for the user's approval: the turn is stored and the run ends."""
+        approvals, user = self.approvals, self.user
+        assert approvals is not None and user is not None  # the loop pauses only with them
+        self._flush_text()
+        turn = self.turn
+        turn.usage = event.state.usage
+        message_id = turn.ids.assistant_message_id
+        await approvals.pause(
+            self.run_,
+            event,
+            user=user,
+            conversation_id=turn.ids.conversation_id,
+            message_id=message_id,
+            request_message=turn.question,
+            context=self.context.page_context,
+            record=turn.record("needs_approval"),
+            finish=lambda record: self.store.finish_turn(
+                assistant_message_id=message_id, record=record
+            ),
+        )
+
+    async def _failed(self, event: AgentError) -> None:
+        self._flush_text()
+        self.turn.usage = event.usage
+        await self.store.finish_turn(
+            assistant_message_id=self.turn.ids.assistant_message_id,
+            record=self.turn.record("error", error=event.message),
+        )
+        self.run_.emit(ErrorEvent(message=event.message, code=event.kind))
+
+    async def _cancelled(self) -> None:
+        self.deltas.flush()
+        failure = self.run_.failure
+        if failure is None:
+            record = self.turn.record("cancelled")
+        else:  # the server ended it (shutdown, lost run log), not the user
+            status = "interrupted" if failure.code == "interrupted" else "error"
+            record = self.turn.record(status, error=failure.message)
+        await self._finish(record)
+
+    async def _crashed(self) -> None:
+        self.deltas.flush()
+        await self._finish(self.turn.record("error", error="The assistant failed unexpectedly."))
+
+
+def _primary_payload(
+    tool_payloads: list[CustomPayload],
+    written: list[CustomPayload],
+    tool_history: list[ToolHistoryEntry],
+) -> CustomPayload | None:
+    """The turn's primary payload: the last tool payload, else the first model-written one."""
+    if tool_payloads:
+        return tool_payloads[-1]
+    if written:
+        return written[0]
+    if tool_history:
+        return CustomPayload(
+            type="tool_history", data=[e.model_dump(mode="json") for e in tool_history]
+        )
+    return None
+
+
+def _tool_payload(payload: dict[str, object] | None) -> CustomPayload | None:
+    if payload is None:
+        return None
+    try:
+        return CustomPayload.model_validate(payload)
+    except ValueError:
+        logger.warning("tool payload without a valid {type, data} shape ignored")
+        return None
+
+
+def tool_context(
+    *,
+    user: Principal,
+    run: Run,
+    turn: TurnState,
+    context: dict[str, Any],
+    session: AsyncSession | None,
+) -> ToolContext:
+    return ToolContext(
+        user_id=user.id,
+        is_admin=user.is_admin,
+        conversation_id=turn.ids.conversation_id,
+        run_id=run.id,
+        page_context=context,
+        session=session,
+    )

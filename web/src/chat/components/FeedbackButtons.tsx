@@ -1,0 +1,78 @@
+import { useState } from "react";
+import type { FeedbackPublic, FeedbackRating } from "../types";
+
+export interface FeedbackButtonsProps {
+  feedback: FeedbackPublic | null;
+  onRate: (rating: FeedbackRating, comment: string | null) => Promise<boolean>;
+}
+
+/** Thumbs up or down; after either, an optional comment. Changing one's mind replaces it. */
+export function FeedbackButtons({ feedback, onRate }: FeedbackButtonsProps) {
+  const [commenting, setCommenting] = useState<FeedbackRating | null>(null);
+  const [comment, setComment] = useState("");
+  const rate = (rating: FeedbackRating) => {
+    setComment(feedback?.rating === rating ? (feedback.comment ?? "") : "");
+    setCommenting(rating);
+    void onRate(rating, feedback?.rating === rating ? (feedback.comment ?? null) : null);
+  };
+  return (
+    <>
+      <button
+        type="button"
+        aria-label="Good answer"
+        title="Good answer"
+        aria-pressed={feedback?.rating === "up"}
+        data-feedback="up"
+        onClick={() => {
+          rate("up");
+        }}
+      >
+        👍
+      </button>
+      <button
+        type="button"
+        aria-label="Bad answer"
+        title="Bad answer"
+        aria-pressed={feedback?.rating === "down"}
+        data-feedback="down"
+        onClick={() => {
+          rate("down");
+        }}
+      >
+        👎
+      </button>
+      {commenting !== null && (
+        <form
+          className="pc-feedback-form"
+          aria-label="Feedback comment"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const text = comment.trim();
+            void onRate(commenting, text === "" ? null : text).then((ok) => {
+              if (ok) setCommenting(null);
+            });
+          }}
+        >
+          <textarea
+            aria-label="Comment (optional)"
+            placeholder="What was good or bad about it? (optional)"
+            maxLength={2000}
+            value={comment}
+            onChange={(event) => {
+              setComment(event.target.value);
+            }}
+          />
+          <button type="submit">Save feedback</button>
+          <button
+            type="button"
+            onClick={() => {
+              setCommenting(null);
+            }}
+          >
+            Close
+          </button>
+        </form>
+      )}
+    </>
+  );
+}
