@@ -18,6 +18,7 @@ import { usePayloadPanel } from "./usePayloadPanel";
 import { useRememberedConversation } from "./useRememberedConversation";
 import { isBoolean, isNumber, useStoredState } from "./useStoredState";
 import { useTrayActions } from "./useTrayActions";
+import { MIN_TRAY_WIDTH, useTrayLayout } from "./useTrayLayout";
 import "./chat.css";
 
 export interface ChatTrayProps {
@@ -42,7 +43,6 @@ export interface ChatTrayProps {
   storageKey?: string;
 }
 
-const MIN_WIDTH = 320;
 const DEFAULT_WIDTH = 420;
 
 export function ChatTray(props: ChatTrayProps) {
@@ -112,8 +112,7 @@ export function ChatTray(props: ChatTrayProps) {
     }
   };
 
-  const maxWidth = Math.max(MIN_WIDTH, Math.min(960, (typeof window === "undefined" ? 1280 : window.innerWidth) - 40));
-  const trayWidth = Math.min(maxWidth, Math.max(MIN_WIDTH, width));
+  const geometry = useTrayLayout(open, width);
 
   if (!open) {
     return (
@@ -130,8 +129,19 @@ export function ChatTray(props: ChatTrayProps) {
 
   return (
     <>
-      <aside id={trayId} className="pc-tray" data-state="open" aria-label={title} style={{ width: trayWidth }} onKeyDown={onKeyDown}>
-        <ResizeHandle width={trayWidth} min={MIN_WIDTH} max={maxWidth} onResize={setWidth} />
+      {geometry.layout === "sheet" && <div className="pc-scrim" aria-hidden="true" onClick={close} />}
+      <aside
+        id={trayId}
+        className="pc-tray"
+        data-state="open"
+        data-layout={geometry.layout}
+        aria-label={title}
+        style={{ width: geometry.width }}
+        onKeyDown={onKeyDown}
+      >
+        {geometry.layout === "docked" && (
+          <ResizeHandle width={geometry.width} min={MIN_TRAY_WIDTH} max={geometry.maxWidth} onResize={setWidth} />
+        )}
         <TrayHeader
           title={title}
           view={view}
@@ -160,7 +170,7 @@ export function ChatTray(props: ChatTrayProps) {
         <PayloadPanel
           payload={panel.open.payload}
           handler={panel.open.handler}
-          right={trayWidth}
+          tray={geometry}
           callbacks={panel.open.callbacks}
           onClose={() => {
             panel.close();
