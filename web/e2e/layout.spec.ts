@@ -24,7 +24,7 @@ async function outside(page: Page): Promise<Box[]> {
       const box = el.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) continue;
       if (box.left < -0.5 || box.right > width + 0.5) {
-        const name = el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 40) ?? el.tagName;
+        const name = el.getAttribute("aria-label") ?? (el.textContent || el.tagName).trim().slice(0, 40);
         found.push({ what: `${el.tagName.toLowerCase()} ${name}`, left: box.left, right: box.right });
       }
     }
