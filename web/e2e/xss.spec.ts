@@ -401,7 +401,7 @@ test.describe("hostile input is shown as text and never runs", () => {
     }
     await expect(results).toHaveCount(Math.ceil(TEXTS.length / 2));
     expect(await results.allTextContents()).toEqual(
-      TEXTS.filter((_, i) => i % 2 === 0).map((t) => `✓ Applied the plan for ${t}.`),
+      TEXTS.filter((_, i) => i % 2 === 0).map((t) => `Applied the plan for ${t}.`),
     );
     await expectInert(page, guard);
     await clickThrough(chat, ".pc-chip", "xss chip");

@@ -277,9 +277,15 @@ describe("ChatTray with a stored conversation", () => {
     expect(within(log()).getByText("yes, go ahead")).toBeTruthy();
   });
 
-  it("opens the latest payload in the panel, page handlers before global ones, and accepts it", async () => {
-    const globalRender = vi.fn(() => <p>global card</p>);
-    const unregister = registerPayloadHandler("proposal", { render: globalRender });
+  it("opens a proposal the page can accept in the panel, drawn by the global card with the page's actions, and accepts it", async () => {
+    const unregister = registerPayloadHandler("proposal", {
+      render: (data, { onAccept: accept, canAccept }) =>
+        canAccept && (
+          <button type="button" onClick={() => { accept(); }}>
+            Accept {(data as { name: string }).name}
+          </button>
+        ),
+    });
     registerPayloadHandler("note", { render: () => <p>note card</p>, renderOptions: { headerTitle: "Note" } });
     const onAccept = vi.fn();
     const payload = { type: "proposal", data: { name: "New name" } };
@@ -292,17 +298,8 @@ describe("ChatTray with a stored conversation", () => {
     };
     const { fake, user } = renderTray(
       {
-        payloadHandlers: {
-          proposal: {
-            render: (data, { onAccept: accept }) => (
-              <button type="button" onClick={() => { accept(); }}>
-                Accept {(data as { name: string }).name}
-              </button>
-            ),
-            onAccept,
-            renderOptions: { headerTitle: "Proposal", headerIcon: "📋", panelWidth: "333px" },
-          },
-        },
+        // The page adds only what it does with the card (and where the panel goes).
+        payloadHandlers: { proposal: { onAccept, renderOptions: { headerTitle: "Proposal", headerIcon: "📋", panelWidth: "333px" } } },
         context: { current_page: "demo", n: 1 },
       },
       { conversation },
@@ -311,7 +308,6 @@ describe("ChatTray with a stored conversation", () => {
     fake.always("POST", "/api/conversations/c1/messages/m1/decision", () => json({}));
     const panel = await screen.findByRole("complementary", { name: "Proposal" });
     expect(panel.style.width).toBe("333px");
-    expect(globalRender).not.toHaveBeenCalled();
     await user.click(within(panel).getByRole("button", { name: "Accept New name" }));
     expect(onAccept).toHaveBeenCalledWith(
       { name: "New name" },
@@ -333,6 +329,22 @@ describe("ChatTray with a stored conversation", () => {
       ["m1", { decision: "dismissed" }],
     ]);
     expect(viewItem("View Proposal").getAttribute("data-decision")).toBe("accepted");
+    unregister();
+  });
+
+  it("a result that only informs stays in the conversation until View opens it, the same on every page", async () => {
+    const unregister = registerPayloadHandler("results", { render: () => <p>ten results</p>, renderOptions: { headerTitle: "Results" } });
+    const payload = { type: "results", data: {} };
+    const conversation: ConversationDetail = {
+      ...storedConversation,
+      messages: [stored({ id: "m2", role: "assistant", content: "Found ten", custom_payload: payload, payloads: [payload] })],
+    };
+    // Another page's handlers: none for this card, which the global registry draws anyway.
+    const { user } = renderTray({ payloadHandlers: { other: { onAccept: () => undefined } } }, { conversation });
+    const view = await screen.findByRole("button", { name: "View Results" });
+    expect(screen.queryByRole("complementary", { name: "Results" })).toBeNull();
+    await user.click(view);
+    expect(within(screen.getByRole("complementary", { name: "Results" })).getByText("ten results")).toBeTruthy();
     unregister();
   });
 

@@ -14,6 +14,8 @@ import { resolvePayloadHandler, type PayloadHandlers } from "./payloadRegistry";
 import { useBoundApi } from "./useBoundApi";
 import { useChat } from "./useChat";
 import { useOpenFocus } from "./useOpenFocus";
+import { useOpenShortcut } from "./useOpenShortcut";
+import { SendContext } from "./components/SendContext";
 import { usePayloadPanel } from "./usePayloadPanel";
 import { useRememberedConversation } from "./useRememberedConversation";
 import { isBoolean, isNumber, useStoredState } from "./useStoredState";
@@ -61,6 +63,7 @@ export function ChatTray(props: ChatTrayProps) {
   const launcherRef = useRef<HTMLButtonElement>(null);
   const trayId = useId();
   useOpenFocus(open, inputRef, launcherRef);
+  useOpenShortcut(open, setOpen, inputRef);
 
   const resolveHandler = useCallback((type: string) => resolvePayloadHandler(type, payloadHandlers), [payloadHandlers]);
   const panel = usePayloadPanel(chat, resolveHandler, context);
@@ -101,15 +104,13 @@ export function ChatTray(props: ChatTrayProps) {
     [chat.conversationId, newConversation, resetPanel],
   );
 
+  // Esc, from anywhere in the tray: stops a running answer, else closes the panel, else the tray.
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== "Escape") return;
-    if (isLoading) {
-      event.preventDefault();
-      void stop();
-    } else if (panel.open !== null) {
-      event.preventDefault();
-      panel.close();
-    }
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    event.preventDefault();
+    if (isLoading) void stop();
+    else if (panel.open !== null) panel.close();
+    else close();
   };
 
   const geometry = useTrayLayout(open, width);
@@ -128,7 +129,7 @@ export function ChatTray(props: ChatTrayProps) {
   }
 
   return (
-    <>
+    <SendContext.Provider value={send}>
       {geometry.layout === "sheet" && <div className="pc-scrim" aria-hidden="true" onClick={close} />}
       <aside
         id={trayId}
@@ -177,6 +178,6 @@ export function ChatTray(props: ChatTrayProps) {
           }}
         />
       )}
-    </>
+    </SendContext.Provider>
   );
 }

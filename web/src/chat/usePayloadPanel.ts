@@ -1,8 +1,10 @@
 // Which card the side panel shows, and what closing it records.
 import { useCallback, useMemo, useState } from "react";
-import type { PayloadCallbacks, PayloadHandler } from "./payloadRegistry";
+import { awaitsDecision, type PayloadCallbacks, type PayloadHandler } from "./payloadRegistry";
 import type { CustomPayload, PayloadDecision } from "./types";
 import type { UseChat } from "./useChat";
+
+const NO_ACTIONS = {};
 
 export interface OpenPanel {
   messageId: string;
@@ -21,9 +23,10 @@ export interface PayloadPanelState {
 }
 
 /**
- * The latest answer's payload opens the panel by itself until the user decides on it
- * (accepts, rejects or closes it); "View" opens any other. The decision is stored with the
- * answer, so a reloaded conversation opens the same card, or none, as the live one would.
+ * The latest answer's payload opens the panel by itself only when it is a proposal that waits
+ * for a decision (this page can accept it), until the user decides on it (accepts, rejects or
+ * closes it); every other card stays in the conversation, where "View" opens it. The decision
+ * is stored with the answer, so a reloaded conversation opens the same card, or none.
  */
 export function usePayloadPanel(
   chat: UseChat,
@@ -36,7 +39,9 @@ export function usePayloadPanel(
   const auto = useMemo<OpenPanel | null>(() => {
     if (last?.role !== "assistant" || last.status !== "complete" || last.payload_decision !== null) return null;
     const payload = last.custom_payload;
-    return payload !== null && resolveHandler(payload.type) !== undefined ? { messageId: last.id, payload } : null;
+    if (payload === null) return null;
+    const handler = resolveHandler(payload.type);
+    return handler !== undefined && awaitsDecision(handler) ? { messageId: last.id, payload } : null;
   }, [last, resolveHandler]);
   const panel = chosen !== null && chosen.latestId === last?.id ? chosen : auto;
 
@@ -77,7 +82,10 @@ export function usePayloadPanel(
         // A card with nothing to accept only informs: its Close or Done is no rejection.
         close(handler.onAccept === undefined ? "dismissed" : "rejected");
       },
+      canAccept: awaitsDecision(handler),
       conversation,
+      context,
+      actions: handler.actions ?? NO_ACTIONS,
     };
     return { ...panel, handler, callbacks };
   }, [panel, handler, context, close, conversationId, runAction]);

@@ -1,3 +1,4 @@
+import { Sunrise } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { createChatApi } from "../chat";
 import { Layout } from "../app/Layout";
@@ -47,6 +48,8 @@ export function HorizonApp({ token, onSignOut }: HorizonAppProps) {
       <PageChatHost token={token} onUnauthorized={onSignOut} title="Assistant">
         <Layout
           brand="Horizon"
+          logo={<Sunrise size={22} strokeWidth={2.25} />}
+          tagline="research monitoring"
           nav={[
             { to: paths.streams(), label: "Streams", current: section === "streams" },
             { to: paths.newStream(), label: "New stream", current: section === "new" },

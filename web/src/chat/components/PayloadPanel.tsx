@@ -1,4 +1,6 @@
+import { X } from "lucide-react";
 import type { KeyboardEvent } from "react";
+import { IconButton } from "./IconButton";
 import type { PayloadCallbacks, PayloadHandler } from "../payloadRegistry";
 import type { CustomPayload } from "../types";
 import type { TrayGeometry } from "../useTrayLayout";
@@ -54,9 +56,7 @@ export function PayloadPanel({ payload, handler, tray, callbacks, onClose }: Pay
           </span>
         )}
         <h2 className="pc-panel-title">{title}</h2>
-        <button type="button" className="pc-icon-button" aria-label="Close panel" onClick={onClose}>
-          ×
-        </button>
+        <IconButton icon={X} label="Close panel" onClick={onClose} />
       </header>
       <div className="pc-panel-body">{handler.render(payload.data, callbacks)}</div>
     </aside>

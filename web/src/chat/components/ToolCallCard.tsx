@@ -1,3 +1,4 @@
+import { ChevronDown, ChevronUp, CircleX, Wrench } from "lucide-react";
 import { useId, useState } from "react";
 import type { ToolHistoryEntry } from "../types";
 
@@ -27,12 +28,12 @@ export function ToolCallCard({ entry, pending = false }: ToolCallCardProps) {
         }}
       >
         <span className="pc-tool-card-icon" aria-hidden="true">
-          {entry.is_error ? "⚠" : "🔧"}
+          {entry.is_error ? <CircleX size={14} /> : <Wrench size={14} />}
         </span>
         <span className="pc-tool-card-name">{entry.tool_name}</span>
         {entry.is_error && <span className="pc-tool-card-badge">failed</span>}
         <span className="pc-tool-card-chevron" aria-hidden="true">
-          {open ? "▲" : "▼"}
+          {open ? <ChevronUp size={14} /> : <ChevronDown size={14} />}
         </span>
       </button>
       {open && (
