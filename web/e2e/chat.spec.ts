@@ -245,9 +245,12 @@ test.describe("answers with structure", () => {
     await expect(panel).toContainText("Renamed by the assistant");
   });
 
-  test("a tool payload opens through the global registry", async ({ chat, page }) => {
-    await chat.ask("take a note");
-    await expect(page.getByRole("complementary", { name: "Note" })).toContainText("Remember the deadline.");
+  test("a tool payload renders through the global registry, opened from the answer: it waits for no decision", async ({ chat, page }) => {
+    const answer = await chat.ask("take a note");
+    const panel = page.getByRole("complementary", { name: "Note" });
+    await expect(panel).toHaveCount(0);
+    await answer.getByRole("button", { name: "View Note" }).click();
+    await expect(panel).toContainText("Remember the deadline.");
   });
 
   test("suggested values, client actions and server actions", async ({ chat, page }) => {

@@ -8,6 +8,7 @@ import { FakeFetch, json, SseResponse } from "../test/sse-server";
 import { createChatApi } from "./api";
 import { CONTINUE_MESSAGE } from "./components/AssistantMessage";
 import { ChatTray, type ChatTrayProps } from "./ChatTray";
+import { Hints } from "./components/Hints";
 import { registerPayloadHandler, type PayloadHandler } from "./payloadRegistry";
 import type { ConversationDetail, StreamEvent } from "./types";
 
@@ -489,5 +490,30 @@ describe("ChatTray with a stored conversation", () => {
       await Promise.resolve();
     });
     expect(localStorage.getItem("pagechat.width")).toBe(String(before + 48));
+  });
+
+  it("Esc in the message box closes the tray and gives the focus back; Ctrl+/ opens it from the page", async () => {
+    const { user } = renderTray();
+    input().focus();
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("complementary", { name: "Assistant" })).toBeNull();
+    const launcher = screen.getByRole("button", { name: "Assistant" });
+    expect(document.activeElement).toBe(launcher);
+    expect(launcher.getAttribute("aria-keyshortcuts")).toContain("Control+/");
+    launcher.blur();
+    await user.keyboard("{Control>}/{/Control}");
+    expect(screen.getByRole("complementary", { name: "Assistant" })).toBeTruthy();
+    expect(document.activeElement).toBe(input());
+  });
+
+  it("a welcome's hints are buttons that send their text as the first message", async () => {
+    const { fake, user } = renderTray({ welcome: <Hints hints={["Summarise this page", "What changed?"]} /> });
+    const stream = new SseResponse(runHeaders);
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    await user.click(within(screen.getByRole("group", { name: "Try" })).getByRole("button", { name: "What changed?" }));
+    expect(fake.calls.find((c) => c.url === "/api/chat/stream")?.body).toMatchObject({ message: "What changed?" });
+    stream.send(1, complete("Nothing yet."));
+    expect(await within(log()).findByText("Nothing yet.")).toBeTruthy();
+    expect(screen.queryByRole("group", { name: "Try" })).toBeNull();
   });
 });
