@@ -217,7 +217,7 @@ test.describe("answers with structure", () => {
     await chat.ask("make a payload");
     const panel = page.getByRole("complementary", { name: "Project proposal" });
     await expect(panel).toContainText("Renamed by the assistant");
-    await expect(panel).toContainText("📋");
+    await expect(panel.locator("svg.lucide-clipboard-list")).toBeVisible();
     await shot(page, "13-payload-panel");
     await panel.getByRole("button", { name: "Accept" }).click();
     await expect(panel).toHaveCount(0);
@@ -250,9 +250,12 @@ test.describe("answers with structure", () => {
     await expect(panel).toContainText("Renamed by the assistant");
   });
 
-  test("a tool payload opens through the global registry", async ({ chat, page }) => {
-    await chat.ask("take a note");
-    await expect(page.getByRole("complementary", { name: "Note" })).toContainText("Remember the deadline.");
+  test("a tool payload renders through the global registry, opened from the answer: it waits for no decision", async ({ chat, page }) => {
+    const answer = await chat.ask("take a note");
+    const panel = page.getByRole("complementary", { name: "Note" });
+    await expect(panel).toHaveCount(0);
+    await answer.getByRole("button", { name: "View Note" }).click();
+    await expect(panel).toContainText("Remember the deadline.");
   });
 
   test("suggested values, client actions and server actions", async ({ chat, page }) => {
@@ -261,7 +264,7 @@ test.describe("answers with structure", () => {
     await chat.log.getByRole("button", { name: "Make it high" }).click();
     await expect(page.getByLabel("Priority")).toHaveValue("high");
     await chat.log.getByRole("button", { name: "Apply plan" }).click();
-    await expect(chat.log.locator('[data-role="action"]')).toHaveText("✓ Applied the plan for Demo.");
+    await expect(chat.log.locator('[data-role="action"]')).toHaveText("Applied the plan for Demo.");
     await chat.log.getByRole("button", { name: "Yes, go ahead" }).click();
     await expect(chat.log.locator('[data-role="user"]').last()).toHaveText("yes, go ahead");
     await expect(chat.answers.last()).toHaveText("You said: yes, go ahead");
@@ -348,7 +351,7 @@ test.describe("the tray", () => {
     expect(await atBottom()).toBe(true);
     await chat.log.hover();
     await page.mouse.wheel(0, -400);
-    const jump = page.getByRole("button", { name: "↓ Jump to latest" });
+    const jump = page.getByRole("button", { name: "Jump to latest" });
     await expect(jump).toBeVisible();
     const top = await chat.log.evaluate((el) => el.scrollTop);
     const shown = async () => (await chat.streaming.textContent())?.length ?? 0;

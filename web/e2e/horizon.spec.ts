@@ -65,7 +65,7 @@ async function openTray(page: Page): Promise<Chat> {
 
 /** Scrolls the conversation to its end (a screenshot shows the latest answer). */
 async function toLatest(page: Page): Promise<void> {
-  const jump = page.getByRole("button", { name: "↓ Jump to latest" });
+  const jump = page.getByRole("button", { name: "Jump to latest" });
   if (await jump.isVisible()) await jump.click();
 }
 
@@ -160,18 +160,25 @@ test("a newcomer creates a stream with the assistant, searches from a report, an
     await expect(page.getByRole("tab", { name: "Presentation" })).toHaveAttribute("aria-selected", "true");
     await chat.ask("Which categories should I use?");
     const panel = page.getByRole("complementary", { name: "Report categories" });
-    const proposed = await panel.getByRole("list", { name: "Proposed categories" }).locator("li strong").allTextContents();
+    const api = apiAs(page);
+    const categoriesNow = async () =>
+      (
+        (await (await api.get(`/api/horizon/streams/${String(first.streamId)}`)).json()) as {
+          presentation_config: { categories: { name: string }[] };
+        }
+      ).presentation_config.categories.map((c) => c.name);
+    // Field by field: each proposed category marked added or kept against the form's.
+    const changes = panel.getByRole("region", { name: "Categories" });
+    const proposed = await changes.locator('li:not([data-change="removed"]) strong').allTextContents();
     expect(proposed.length).toBeGreaterThan(0);
+    await expect(changes.getByRole("heading")).toContainText(/^Categories: /);
     await shot(page, "horizon-05-categories-proposal");
     await panel.getByRole("button", { name: "Accept" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Accepted the proposed categories and saved it" })).toBeVisible();
+    const accepted = page.getByRole("status").filter({ hasText: "Accepted the proposed categories and saved it" });
+    await expect(accepted).toBeVisible();
     await expect(page.getByLabel("Category 1 name")).toHaveValue(proposed[0] ?? "");
     await expect(page.getByText("All changes saved")).toBeVisible();
-    const api = apiAs(page);
-    const stream = (await (await api.get(`/api/horizon/streams/${String(first.streamId)}`)).json()) as {
-      presentation_config: { categories: { name: string }[] };
-    };
-    expect(stream.presentation_config.categories.map((c) => c.name)).toEqual(proposed);
+    expect(await categoriesNow()).toEqual(proposed);
   });
 
   await test.step("open a report", async () => {
@@ -209,7 +216,10 @@ test("a newcomer creates a stream with the assistant, searches from a report, an
     await expect(answer).toContainText('"query": "cancer patients"');
     await card.click();
     await expect(card).toHaveAttribute("aria-expanded", "false");
+    // Results only inform: they stay in the conversation until View opens them.
     const panel = page.getByRole("complementary", { name: "PubMed results" });
+    await expect(panel).toHaveCount(0);
+    await answer.getByRole("button", { name: "View PubMed results" }).click();
     await expect(panel).toContainText("articles for");
     await expect(panel.getByRole("list", { name: "Search results" }).getByRole("listitem").first()).toBeVisible();
     await shot(page, "horizon-08-search-results");
@@ -225,6 +235,7 @@ test("a newcomer creates a stream with the assistant, searches from a report, an
     await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 30_000 });
     await expect(chat.answers.last()).toContainText(`PMID ${pmid}`);
     const article = page.getByRole("complementary", { name: "Article", exact: true });
+    await chat.answers.last().getByRole("button", { name: "View Article" }).click();
     await expect(article).toContainText(`PMID ${pmid}`);
     await toLatest(page);
     await shot(page, "horizon-09-article-card");
@@ -303,8 +314,9 @@ test("the assistant's cards on the streams and edit pages change the page when a
   const chat = await openTray(page);
 
   await test.step("portfolio insights inform; dismissing closes them", async () => {
-    await chat.ask("Give me portfolio insights");
+    const answer = await chat.ask("Give me portfolio insights");
     const panel = page.getByRole("complementary", { name: "Portfolio insights" });
+    await answer.getByRole("button", { name: "View Portfolio insights" }).click();
     await expect(panel).toContainText("4 stream(s)");
     await expect(panel.getByRole("link", { name: "CRISPR base editing" }).first()).toBeVisible();
     await shot(page, "horizon-13-portfolio-insights");
@@ -323,8 +335,9 @@ test("the assistant's cards on the streams and edit pages change the page when a
     const form = page.getByRole("form", { name: "New stream" });
     await expect(form.getByLabel("Name", { exact: true })).toHaveValue(name);
     await expect(form.getByLabel("Topic 1 name")).toHaveValue(topic);
-    await chat.ask("Is my draft ready?");
+    const checked = await chat.ask("Is my draft ready?");
     const check = page.getByRole("complementary", { name: "Draft check" });
+    await checked.getByRole("button", { name: "View Draft check" }).click();
     await expect(check.locator("[data-ready]")).toBeVisible();
     await check.getByRole("button", { name: "Done" }).click();
     await expect(check).toHaveCount(0);
@@ -337,8 +350,11 @@ test("the assistant's cards on the streams and edit pages change the page when a
     await expect(topics).toHaveCount(4);
     await chat.ask("Propose a schema for this stream");
     const panel = page.getByRole("complementary", { name: "Schema proposal" });
-    const heading = (await panel.getByRole("heading", { name: /^Topics \(4 → \d+\)$/ }).textContent()) ?? "";
-    const proposed = Number(/→ (\d+)/.exec(heading)?.[1]);
+    // Field by field against the form: the four topics kept, the new ones marked added.
+    const changes = panel.getByRole("region", { name: "Topics" });
+    await expect(changes.getByRole("heading")).toContainText(/^Topics: \d+ added/);
+    await expect(changes.locator('li[data-change="kept"]')).toHaveCount(4);
+    const proposed = await changes.locator('li:not([data-change="removed"])').count();
     expect(proposed).toBeGreaterThan(4);
     await shot(page, "horizon-14-schema-proposal");
     await panel.getByRole("button", { name: "Reject" }).click();
@@ -346,14 +362,27 @@ test("the assistant's cards on the streams and edit pages change the page when a
     await expect(topics).toHaveCount(4);
     await expect(page.getByText("All changes saved")).toBeVisible();
 
-    await chat.ask("Propose a schema for this stream");
+    const proposal = await chat.ask("Propose a schema for this stream");
     await panel.getByRole("button", { name: "Accept" }).click();
     await expect(topics).toHaveCount(proposed);
-    await expect(page.getByRole("status").filter({ hasText: "Accepted the proposed changes and saved it" })).toBeVisible();
+    const accepted = page.getByRole("status").filter({ hasText: "Accepted the proposed changes and saved it" });
+    await expect(accepted).toBeVisible();
     await expect(page.getByText("All changes saved")).toBeVisible();
     const api = apiAs(page);
-    const stream = (await (await api.get("/api/horizon/streams/1")).json()) as { semantic_space: { topics: unknown[] } };
-    expect(stream.semantic_space.topics).toHaveLength(proposed);
+    const savedTopics = async () =>
+      ((await (await api.get("/api/horizon/streams/1")).json()) as { semantic_space: { topics: unknown[] } }).semantic_space.topics.length;
+    expect(await savedTopics()).toBe(proposed);
+
+    // Undo puts the stream back as it was, saved; accepting again from the conversation redoes it.
+    await accepted.getByRole("button", { name: "Undo" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Undone" })).toBeVisible();
+    await expect(topics).toHaveCount(4);
+    await expect.poll(savedTopics).toBe(4);
+    await proposal.getByRole("button", { name: "View Schema proposal" }).click();
+    await panel.getByRole("button", { name: "Accept" }).click();
+    await expect(accepted).toBeVisible();
+    await expect(topics).toHaveCount(proposed);
+    await expect.poll(savedTopics).toBe(proposed);
   });
 
   await test.step("a retrieval proposal on the retrieval tab replaces the queries", async () => {
@@ -396,7 +425,7 @@ test("the assistant's cards on the streams and edit pages change the page when a
     const entries = page.getByRole("list", { name: "In your reports" });
     await expect(entries).toContainText("Check the dosing table.");
     await shot(page, "horizon-15-article-page");
-    await page.getByRole("link", { name: "← Back to the report" }).click();
+    await page.getByRole("link", { name: "Back to the report" }).click();
     await expect(page.getByRole("heading", { level: 1, name: /^Report of / })).toBeVisible();
     const applied = await chat.log.locator('[data-role="action"]').allTextContents();
     await page.goto("/streams/1");
@@ -409,8 +438,9 @@ test("the assistant's cards on the streams and edit pages change the page when a
   });
 
   await test.step("a check of the stream", async () => {
-    await chat.ask("Validate this stream");
+    const answer = await chat.ask("Validate this stream");
     const panel = page.getByRole("complementary", { name: "Stream check" });
+    await answer.getByRole("button", { name: "View Stream check" }).click();
     await expect(panel).toContainText("0 errors");
     await toLatest(page);
     await shot(page, "horizon-16-stream-check");

@@ -117,7 +117,9 @@ function installProbe({ scopes }: { scopes: string }): void {
     }
     if (["iframe", "frame", "object", "embed", "base"].includes(tag)) found.push(`<${tag}> in the document: ${describe(el)}`);
     if (!inScope) return found;
-    if (DANGEROUS.has(tag)) found.push(`<${tag}>: ${describe(el)}`);
+    // The tray's own icons (lucide-react, drawn by its components, never from content) are allowed.
+    const icon = tag === "svg" && el.classList.contains("lucide");
+    if (DANGEROUS.has(tag) && !icon) found.push(`<${tag}>: ${describe(el)}`);
     // GFM task items are the only inputs markdown makes: disabled checkboxes.
     if (tag === "input" && !(el.getAttribute("type") === "checkbox" && el.hasAttribute("disabled"))) {
       found.push(`<input>: ${describe(el)}`);
@@ -322,7 +324,8 @@ test.describe("hostile input is shown as text and never runs", () => {
     expect(await outputs.nth(1).textContent()).toBe(TEXTS.join("\n"));
     expect(await outputs.nth(3).textContent()).toBe(TEXTS.join("\n"));
     expect(await outputs.nth(0).textContent()).toBe(JSON.stringify({ probe: TEXTS }, null, 2));
-    // The tool's payload opens in the side panel through the global registry.
+    // The tool's payload opens in the side panel through the global registry (from View: it only informs).
+    await answer.getByRole("button", { name: "View Note" }).click();
     const panel = page.getByRole("complementary", { name: "Note" });
     expect(await panel.locator(".app-note").textContent()).toBe(TEXTS.join("\n"));
     await expectInert(page, guard);
@@ -336,6 +339,7 @@ test.describe("hostile input is shown as text and never runs", () => {
     await reloaded.getByRole("button", { name: /xss_probe/ }).click();
     await reloaded.getByRole("button", { name: /xss_fail/ }).click();
     expect(await reloaded.locator(".pc-tool-card-body pre").nth(1).textContent()).toBe(TEXTS.join("\n"));
+    await reloaded.getByRole("button", { name: "View Note" }).click();
     expect(await page.getByRole("complementary", { name: "Note" }).locator(".app-note").textContent()).toBe(TEXTS.join("\n"));
     await expectInert(page, guard);
   });
@@ -401,7 +405,7 @@ test.describe("hostile input is shown as text and never runs", () => {
     }
     await expect(results).toHaveCount(Math.ceil(TEXTS.length / 2));
     expect(await results.allTextContents()).toEqual(
-      TEXTS.filter((_, i) => i % 2 === 0).map((t) => `✓ Applied the plan for ${t}.`),
+      TEXTS.filter((_, i) => i % 2 === 0).map((t) => `Applied the plan for ${t}.`),
     );
     await expectInert(page, guard);
     await clickThrough(chat, ".pc-chip", "xss chip");

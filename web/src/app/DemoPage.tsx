@@ -1,3 +1,4 @@
+import { ClipboardList } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { ChatTray, createChatApi, type ClientActions, type PayloadHandlers } from "../chat";
 import { registerAppPayloads } from "./payloads";
@@ -45,7 +46,7 @@ export function DemoPage({ token, onSignOut }: { token: string | null; onSignOut
             tags: p.tags ?? current.tags,
           }));
         },
-        renderOptions: { headerTitle: "Project proposal", headerIcon: "📋", panelWidth: "380px" },
+        renderOptions: { headerTitle: "Project proposal", headerIcon: <ClipboardList size={18} />, panelWidth: "380px" },
       },
     }),
     [],

@@ -9,6 +9,10 @@ export interface NavItem {
 
 export interface LayoutProps {
   brand: string;
+  /** The product's logo, before its name (decorative: the name is the link's text). */
+  logo?: ReactNode;
+  /** A few words under the name, e.g. what the product is. */
+  tagline?: string;
   nav: NavItem[];
   email: string | null;
   onSignOut: () => void;
@@ -18,12 +22,18 @@ export interface LayoutProps {
 }
 
 /** The app's frame: header with navigation and the account, a banner, then the page. */
-export function Layout({ brand, nav, email, onSignOut, banner, children }: LayoutProps) {
+export function Layout({ brand, logo, tagline, nav, email, onSignOut, banner, children }: LayoutProps) {
   return (
     <div className="app-shell">
       <header className="app-header">
         <Link to="/" className="app-brand">
-          {brand}
+          {logo && (
+            <span className="app-logo" aria-hidden="true">
+              {logo}
+            </span>
+          )}
+          <span className="app-brand-name">{brand}</span>
+          {tagline && <span className="app-tagline">{tagline}</span>}
         </Link>
         <nav aria-label="Main" className="app-nav">
           {nav.map((item) => (

@@ -1,3 +1,4 @@
+import { StickyNote } from "lucide-react";
 // Payload handlers the demo app offers on every page (the global registry).
 import { registerPayloadHandler } from "../chat";
 
@@ -9,6 +10,6 @@ function NoteCard({ data }: { data: unknown }) {
 export function registerAppPayloads(): () => void {
   return registerPayloadHandler("demo_note", {
     render: (data) => <NoteCard data={data} />,
-    renderOptions: { headerTitle: "Note", headerIcon: "🗒", panelWidth: "360px" },
+    renderOptions: { headerTitle: "Note", headerIcon: <StickyNote size={18} />, panelWidth: "360px" },
   });
 }

@@ -7,6 +7,7 @@ import { stored, storedConversation } from "../test/fixtures";
 import { FakeFetch, json, SseResponse } from "../test/sse-server";
 import { createChatApi } from "./api";
 import { ChatTray, type ChatTrayProps } from "./ChatTray";
+import { Hints } from "./components/Hints";
 import { registerPayloadHandler, type PayloadHandler } from "./payloadRegistry";
 import type { ConversationDetail, StreamEvent } from "./types";
 
@@ -281,9 +282,15 @@ describe("ChatTray with a stored conversation", () => {
     expect(within(log()).getByText("yes, go ahead")).toBeTruthy();
   });
 
-  it("opens the latest payload in the panel, page handlers before global ones, and accepts it", async () => {
-    const globalRender = vi.fn(() => <p>global card</p>);
-    const unregister = registerPayloadHandler("proposal", { render: globalRender });
+  it("opens a proposal the page can accept in the panel, drawn by the global card with the page's actions, and accepts it", async () => {
+    const unregister = registerPayloadHandler("proposal", {
+      render: (data, { onAccept: accept, canAccept }) =>
+        canAccept && (
+          <button type="button" onClick={() => { accept(); }}>
+            Accept {(data as { name: string }).name}
+          </button>
+        ),
+    });
     registerPayloadHandler("note", { render: () => <p>note card</p>, renderOptions: { headerTitle: "Note" } });
     const onAccept = vi.fn();
     const payload = { type: "proposal", data: { name: "New name" } };
@@ -296,17 +303,8 @@ describe("ChatTray with a stored conversation", () => {
     };
     const { fake, user } = renderTray(
       {
-        payloadHandlers: {
-          proposal: {
-            render: (data, { onAccept: accept }) => (
-              <button type="button" onClick={() => { accept(); }}>
-                Accept {(data as { name: string }).name}
-              </button>
-            ),
-            onAccept,
-            renderOptions: { headerTitle: "Proposal", headerIcon: "📋", panelWidth: "333px" },
-          },
-        },
+        // The page adds only what it does with the card (and where the panel goes).
+        payloadHandlers: { proposal: { onAccept, renderOptions: { headerTitle: "Proposal", headerIcon: "📋", panelWidth: "333px" } } },
         context: { current_page: "demo", n: 1 },
       },
       { conversation },
@@ -315,7 +313,6 @@ describe("ChatTray with a stored conversation", () => {
     fake.always("POST", "/api/conversations/c1/messages/m1/decision", () => json({}));
     const panel = await screen.findByRole("complementary", { name: "Proposal" });
     expect(panel.style.width).toBe("333px");
-    expect(globalRender).not.toHaveBeenCalled();
     await user.click(within(panel).getByRole("button", { name: "Accept New name" }));
     expect(onAccept).toHaveBeenCalledWith(
       { name: "New name" },
@@ -337,6 +334,22 @@ describe("ChatTray with a stored conversation", () => {
       ["m1", { decision: "dismissed" }],
     ]);
     expect(viewItem("View Proposal").getAttribute("data-decision")).toBe("accepted");
+    unregister();
+  });
+
+  it("a result that only informs stays in the conversation until View opens it, the same on every page", async () => {
+    const unregister = registerPayloadHandler("results", { render: () => <p>ten results</p>, renderOptions: { headerTitle: "Results" } });
+    const payload = { type: "results", data: {} };
+    const conversation: ConversationDetail = {
+      ...storedConversation,
+      messages: [stored({ id: "m2", role: "assistant", content: "Found ten", custom_payload: payload, payloads: [payload] })],
+    };
+    // Another page's handlers: none for this card, which the global registry draws anyway.
+    const { user } = renderTray({ payloadHandlers: { other: { onAccept: () => undefined } } }, { conversation });
+    const view = await screen.findByRole("button", { name: "View Results" });
+    expect(screen.queryByRole("complementary", { name: "Results" })).toBeNull();
+    await user.click(view);
+    expect(within(screen.getByRole("complementary", { name: "Results" })).getByText("ten results")).toBeTruthy();
     unregister();
   });
 
@@ -481,5 +494,30 @@ describe("ChatTray with a stored conversation", () => {
       await Promise.resolve();
     });
     expect(localStorage.getItem("pagechat.width")).toBe(String(before + 48));
+  });
+
+  it("Esc in the message box closes the tray and gives the focus back; Ctrl+/ opens it from the page", async () => {
+    const { user } = renderTray();
+    input().focus();
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("complementary", { name: "Assistant" })).toBeNull();
+    const launcher = screen.getByRole("button", { name: "Assistant" });
+    expect(document.activeElement).toBe(launcher);
+    expect(launcher.getAttribute("aria-keyshortcuts")).toContain("Control+/");
+    launcher.blur();
+    await user.keyboard("{Control>}/{/Control}");
+    expect(screen.getByRole("complementary", { name: "Assistant" })).toBeTruthy();
+    expect(document.activeElement).toBe(input());
+  });
+
+  it("a welcome's hints are buttons that send their text as the first message", async () => {
+    const { fake, user } = renderTray({ welcome: <Hints hints={["Summarise this page", "What changed?"]} /> });
+    const stream = new SseResponse(runHeaders);
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    await user.click(within(screen.getByRole("group", { name: "Try" })).getByRole("button", { name: "What changed?" }));
+    expect(fake.calls.find((c) => c.url === "/api/chat/stream")?.body).toMatchObject({ message: "What changed?" });
+    stream.send(1, complete("Nothing yet."));
+    expect(await within(log()).findByText("Nothing yet.")).toBeTruthy();
+    expect(screen.queryByRole("group", { name: "Try" })).toBeNull();
   });
 });

@@ -1,16 +1,26 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
-import { createChatApi, type ChatApi, type TokenGetter } from "./api";
-import { resolveClientAction, type ClientActions } from "./clientActions";
-import { Composer } from "./components/Composer";
+// The chat tray: a launcher, and when open the conversation (or the list of conversations)
+// beside the page, with the side panel for the card that waits for a decision. The work is
+// in hooks (state, panel, actions) and in one component per part under components/.
+import { useCallback, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import type { ChatApi, TokenGetter } from "./api";
+import type { ClientActions } from "./clientActions";
+import { ChatView } from "./components/ChatView";
 import { ConversationList } from "./components/ConversationList";
-import { MessageList } from "./components/MessageList";
+import { Launcher } from "./components/Launcher";
 import { PayloadPanel } from "./components/PayloadPanel";
 import { ResizeHandle } from "./components/ResizeHandle";
 import { TrayHeader } from "./components/TrayHeader";
-import { resolvePayloadHandler, type PayloadCallbacks, type PayloadHandlers } from "./payloadRegistry";
-import type { CustomPayload, PayloadDecision, SuggestedAction } from "./types";
+import { resolvePayloadHandler, type PayloadHandlers } from "./payloadRegistry";
+import { useBoundApi } from "./useBoundApi";
 import { useChat } from "./useChat";
-import { isBoolean, isNumber, isStringOrNull, useStoredState } from "./useStoredState";
+import { useOpenFocus } from "./useOpenFocus";
+import { useOpenShortcut } from "./useOpenShortcut";
+import { SendContext } from "./components/SendContext";
+import { usePayloadPanel } from "./usePayloadPanel";
+import { useRememberedConversation } from "./useRememberedConversation";
+import { isBoolean, isNumber, useStoredState } from "./useStoredState";
+import { useTrayActions } from "./useTrayActions";
+import { MIN_TRAY_WIDTH, useTrayLayout } from "./useTrayLayout";
 import "./chat.css";
 
 export interface ChatTrayProps {
@@ -35,101 +45,28 @@ export interface ChatTrayProps {
   storageKey?: string;
 }
 
-const MIN_WIDTH = 320;
 const DEFAULT_WIDTH = 420;
-
-interface OpenPanel {
-  messageId: string;
-  payload: CustomPayload;
-}
-
-/** An API client bound to the host's latest token getter and 401 callback. */
-function boundApi(baseUrl: string, getToken: TokenGetter, onUnauthorized?: () => void) {
-  let auth = { getToken, onUnauthorized };
-  const api = createChatApi({
-    baseUrl,
-    getToken: () => auth.getToken(),
-    onUnauthorized: () => auth.onUnauthorized?.(),
-  });
-  return {
-    api,
-    bind(next: TokenGetter, nextOnUnauthorized?: () => void) {
-      auth = { getToken: next, onUnauthorized: nextOnUnauthorized };
-    },
-  };
-}
 
 export function ChatTray(props: ChatTrayProps) {
   const { context, payloadHandlers, clientActions, baseUrl = "", storageKey = "pagechat", getToken, onUnauthorized } = props;
   const title = props.title ?? "Assistant";
 
-  const [bound] = useState(() => boundApi(baseUrl, getToken, onUnauthorized));
-  useEffect(() => {
-    bound.bind(getToken, onUnauthorized);
-  }, [bound, getToken, onUnauthorized]);
-  const api = props.api ?? bound.api;
+  const api = useBoundApi(baseUrl, getToken, onUnauthorized, props.api);
   const chat = useChat({ api, context });
-  const { send: sendMessage, stop, loadConversation, newConversation, runServerAction, runAction: runPageAction, decidePayload, isLoading } =
-    chat;
+  const { send: sendMessage, stop, loadConversation, newConversation, isLoading } = chat;
+  useRememberedConversation(storageKey, chat);
 
   const [open, setOpen] = useStoredState(`${storageKey}.open`, props.defaultOpen ?? false, isBoolean);
   const [width, setWidth] = useStoredState(`${storageKey}.width`, DEFAULT_WIDTH, isNumber);
-  const [savedConversation, saveConversation] = useStoredState<string | null>(
-    `${storageKey}.conversation`,
-    null,
-    isStringOrNull,
-  );
   const [view, setView] = useState<"chat" | "conversations">("chat");
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const launcherRef = useRef<HTMLButtonElement>(null);
   const trayId = useId();
-
-  // After a reload, show the conversation that was open (once per mount).
-  const [initialConversation] = useState(savedConversation);
-  useEffect(() => {
-    if (initialConversation !== null) void loadConversation(initialConversation, { quiet: true });
-  }, [initialConversation, loadConversation]);
-
-  const previousConversation = useRef(chat.conversationId);
-  useEffect(() => {
-    if (chat.conversationId === previousConversation.current) return;
-    previousConversation.current = chat.conversationId;
-    saveConversation(chat.conversationId);
-  }, [chat.conversationId, saveConversation]);
-
-  const wasOpen = useRef(open);
-  useEffect(() => {
-    if (open) inputRef.current?.focus();
-    else if (wasOpen.current) launcherRef.current?.focus();
-    wasOpen.current = open;
-  }, [open]);
+  useOpenFocus(open, inputRef, launcherRef);
+  useOpenShortcut(open, setOpen, inputRef);
 
   const resolveHandler = useCallback((type: string) => resolvePayloadHandler(type, payloadHandlers), [payloadHandlers]);
-
-  // The latest answer's payload opens the panel by itself until the user decides on it
-  // (accepts, rejects or closes it); "View" opens any other. The decision is stored with the
-  // answer, so a reloaded conversation opens the same card, or none, as the live one would.
-  const last = chat.messages.at(-1);
-  const [chosen, setChosen] = useState<(OpenPanel & { latestId: string | undefined }) | null>(null);
-  const auto = useMemo<OpenPanel | null>(() => {
-    if (last?.role !== "assistant" || last.status !== "complete" || last.payload_decision !== null) return null;
-    const payload = last.custom_payload;
-    return payload !== null && resolveHandler(payload.type) !== undefined ? { messageId: last.id, payload } : null;
-  }, [last, resolveHandler]);
-  const panel = chosen !== null && chosen.latestId === last?.id ? chosen : auto;
-  const { messages } = chat;
-  const closePanel = useCallback(
-    (decision: PayloadDecision = "dismissed") => {
-      setChosen(null);
-      if (panel === null) return;
-      // A decision is about an answer's primary payload; its other cards only open and close.
-      const primary = messages.find((m) => m.id === panel.messageId)?.custom_payload === panel.payload;
-      if (primary) void decidePayload(panel.messageId, decision);
-      // The latest card, waiting behind the one "View" opened, is closed with it.
-      if (auto !== null && !(primary && auto.messageId === panel.messageId)) void decidePayload(auto.messageId, "dismissed");
-    },
-    [panel, auto, messages, decidePayload, setChosen],
-  );
+  const panel = usePayloadPanel(chat, resolveHandler, context);
 
   const send = useCallback(
     (text: string) => {
@@ -138,120 +75,74 @@ export function ChatTray(props: ChatTrayProps) {
     },
     [sendMessage],
   );
-
   const close = useCallback(() => {
     setOpen(false);
   }, [setOpen]);
+  const actions = useTrayActions(chat, clientActions, { close, send, context });
 
-  const isActionAvailable = useCallback(
-    (action: SuggestedAction) =>
-      action.handler === "server" || resolveClientAction(action.action, clientActions) !== undefined,
-    [clientActions],
-  );
-
-  const runAction = useCallback(
-    async (action: SuggestedAction) => {
-      if (action.handler === "server") {
-        await runServerAction(action);
-        return;
-      }
-      const handler = resolveClientAction(action.action, clientActions);
-      await handler?.(action.data, { close, send, context });
-    },
-    [clientActions, close, send, runServerAction, context],
-  );
-
-  const onViewPayload = useCallback(
-    (messageId: string, payload: CustomPayload) => {
-      setChosen({ messageId, payload, latestId: last?.id });
-    },
-    [last, setChosen],
-  );
-
+  const { reset: resetPanel } = panel;
   const startNew = useCallback(() => {
     newConversation();
-    setChosen(null);
+    resetPanel();
     setView("chat");
     inputRef.current?.focus();
-  }, [newConversation, setChosen, setView]);
-
+  }, [newConversation, resetPanel]);
   const openConversation = useCallback(
     (id: string) => {
-      setChosen(null);
+      resetPanel();
       setView("chat");
       void loadConversation(id);
     },
-    [loadConversation, setChosen, setView],
+    [loadConversation, resetPanel],
   );
-
   const onDeleted = useCallback(
     (id: string) => {
-      if (id === chat.conversationId) {
-        newConversation();
-        setChosen(null);
-      }
+      if (id !== chat.conversationId) return;
+      newConversation();
+      resetPanel();
     },
-    [chat.conversationId, newConversation, setChosen],
+    [chat.conversationId, newConversation, resetPanel],
   );
 
+  // Esc, from anywhere in the tray: stops a running answer, else closes the panel, else the tray.
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== "Escape") return;
-    if (isLoading) {
-      event.preventDefault();
-      void stop();
-    } else if (panel !== null) {
-      event.preventDefault();
-      closePanel();
-    }
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    event.preventDefault();
+    if (isLoading) void stop();
+    else if (panel.open !== null) panel.close();
+    else close();
   };
 
-  const panelHandler = panel === null ? undefined : resolveHandler(panel.payload.type);
-  const conversationId = chat.conversationId;
-  const panelCallbacks = useMemo<PayloadCallbacks | null>(() => {
-    if (panel === null || panelHandler === undefined) return null;
-    const conversation = {
-      conversationId,
-      messageId: panel.messageId,
-      runAction: runPageAction,
-    };
-    return {
-      onAccept: (data?: unknown) => {
-        panelHandler.onAccept?.(data === undefined ? panel.payload.data : data, context, conversation);
-        closePanel("accepted");
-      },
-      onReject: () => {
-        panelHandler.onReject?.(panel.payload.data);
-        // A card with nothing to accept only informs: its Close or Done is no rejection.
-        closePanel(panelHandler.onAccept === undefined ? "dismissed" : "rejected");
-      },
-      conversation,
-    };
-  }, [panel, panelHandler, context, closePanel, conversationId, runPageAction]);
-
-  const maxWidth = Math.max(MIN_WIDTH, Math.min(960, (typeof window === "undefined" ? 1280 : window.innerWidth) - 40));
-  const trayWidth = Math.min(maxWidth, Math.max(MIN_WIDTH, width));
+  const geometry = useTrayLayout(open, width);
 
   if (!open) {
     return (
-      <button
-        ref={launcherRef}
-        type="button"
-        className="pc-launcher"
-        aria-expanded={false}
-        aria-controls={trayId}
-        onClick={() => {
+      <Launcher
+        buttonRef={launcherRef}
+        title={title}
+        trayId={trayId}
+        onOpen={() => {
           setOpen(true);
         }}
-      >
-        💬 {title}
-      </button>
+      />
     );
   }
 
   return (
-    <>
-      <aside id={trayId} className="pc-tray" data-state="open" aria-label={title} style={{ width: trayWidth }} onKeyDown={onKeyDown}>
-        <ResizeHandle width={trayWidth} min={MIN_WIDTH} max={maxWidth} onResize={setWidth} />
+    <SendContext.Provider value={send}>
+      {geometry.layout === "sheet" && <div className="pc-scrim" aria-hidden="true" onClick={close} />}
+      <aside
+        id={trayId}
+        className="pc-tray"
+        data-state="open"
+        data-layout={geometry.layout}
+        aria-label={title}
+        style={{ width: geometry.width }}
+        onKeyDown={onKeyDown}
+      >
+        {geometry.layout === "docked" && (
+          <ResizeHandle width={geometry.width} min={MIN_TRAY_WIDTH} max={geometry.maxWidth} onResize={setWidth} />
+        )}
         <TrayHeader
           title={title}
           view={view}
@@ -262,39 +153,31 @@ export function ChatTray(props: ChatTrayProps) {
           onClose={close}
         />
         {view === "conversations" ? (
-          <ConversationList
-            api={api}
-            currentId={chat.conversationId}
-            onSelect={openConversation}
-            onNew={startNew}
-            onDeleted={onDeleted}
-          />
+          <ConversationList api={api} currentId={chat.conversationId} onSelect={openConversation} onNew={startNew} onDeleted={onDeleted} />
         ) : (
-          <>
-            <MessageList
-              chat={chat}
-              welcome={props.welcome ?? <p>Ask me anything about this page.</p>}
-              onSend={send}
-              isActionAvailable={isActionAvailable}
-              onRunAction={runAction}
-              resolveHandler={resolveHandler}
-              onViewPayload={onViewPayload}
-            />
-            <Composer inputRef={inputRef} isLoading={isLoading} onSend={send} onStop={() => void stop()} />
-          </>
+          <ChatView
+            chat={chat}
+            inputRef={inputRef}
+            welcome={props.welcome ?? <p>Ask me anything about this page.</p>}
+            onSend={send}
+            isActionAvailable={actions.isActionAvailable}
+            onRunAction={actions.runAction}
+            resolveHandler={resolveHandler}
+            onViewPayload={panel.view}
+          />
         )}
       </aside>
-      {panel !== null && panelHandler !== undefined && panelCallbacks !== null && (
+      {panel.open !== null && (
         <PayloadPanel
-          payload={panel.payload}
-          handler={panelHandler}
-          right={trayWidth}
-          callbacks={panelCallbacks}
+          payload={panel.open.payload}
+          handler={panel.open.handler}
+          tray={geometry}
+          callbacks={panel.open.callbacks}
           onClose={() => {
-            closePanel();
+            panel.close();
           }}
         />
       )}
-    </>
+    </SendContext.Provider>
   );
 }

@@ -2,7 +2,7 @@
 // card decisions, actions and login. Requests carry `Authorization: Bearer <token>` when the
 // app gives one (API clients, embedding); else the browser's session cookie, with its CSRF token.
 import { withCsrf } from "./csrf";
-import { STREAM_EVENT_TYPES } from "./generated/protocol";
+import { parseStreamEvent } from "./events";
 import type {
   ActionRequest,
   ActionResult,
@@ -119,24 +119,9 @@ export interface ChatApi {
 }
 
 const TERMINAL = new Set<StreamEvent["type"]>(["complete", "error", "cancelled", "approval_requested"]);
-const KNOWN = new Set<string>(STREAM_EVENT_TYPES);
 
 export function isTerminal(event: StreamEvent): boolean {
   return TERMINAL.has(event.type);
-}
-
-/** Parses one `data:` payload; unknown event types (a newer server) give null and are skipped. */
-export function parseStreamEvent(data: string): StreamEvent | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  if (typeof value !== "object" || value === null) return null;
-  const type = (value as { type?: unknown }).type;
-  if (typeof type !== "string" || !KNOWN.has(type)) return null;
-  return value as StreamEvent;
 }
 
 function describeDetail(status: number, detail: unknown): string {

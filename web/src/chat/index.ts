@@ -1,5 +1,8 @@
 // pagechat's reusable chat UI. Nothing here imports an app built on it.
 export { ChatTray, type ChatTrayProps } from "./ChatTray";
+export { Hints, type HintsProps } from "./components/Hints";
+export { useSendMessage } from "./components/SendContext";
+export { OPEN_SHORTCUT } from "./useOpenShortcut";
 export { useChat, type UseChat, type UseChatOptions } from "./useChat";
 export { ChatController, frameScheduler, type ChatControllerOptions, type Scheduler } from "./chat";
 export {
@@ -14,8 +17,11 @@ export {
 } from "./api";
 export { chatReducer, initialChatState, type ChatAction, type ChatState } from "./state";
 export {
+  awaitsDecision,
   registerPayloadHandler,
   resolvePayloadHandler,
+  type PagePayloadHandler,
+  type PayloadPageActions,
   type PayloadCallbacks,
   type PayloadConversation,
   type PayloadHandler,

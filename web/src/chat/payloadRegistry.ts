@@ -1,5 +1,6 @@
-// Payload handlers: how a `custom_payload` of a given type is shown in the side panel.
-// A page passes its own handlers to ChatTray; those win over the global registry.
+// Payload handlers: how a `custom_payload` of a given type is shown. One global registry
+// renders each type the same on every page (so a conversation reopened elsewhere looks the
+// same); a page adds only what it can do with a card: accept it, and named actions.
 import type { ReactNode } from "react";
 import { CHART_PAYLOAD, chartPayloadHandler } from "./chartPayload";
 import type { ActionResult } from "./types";
@@ -17,19 +18,29 @@ export interface PayloadConversation {
   runAction: (action: string, data?: Record<string, unknown>) => Promise<ActionResult>;
 }
 
+/** A page's named card actions (e.g. "create"), which the card's render may offer. */
+export type PayloadPageActions = Readonly<Record<string, ((...args: never[]) => unknown) | undefined>>;
+
 export interface PayloadCallbacks {
   /** Accept the payload (or an edited version of its data) and close the panel. */
   onAccept: (data?: unknown) => void;
   /** Reject it and close the panel (a card with nothing to accept: just close it). */
   onReject: () => void;
+  /** The page on screen can accept this card (it gave an `onAccept`); else the card only informs here. */
+  canAccept: boolean;
   conversation: PayloadConversation;
+  /** The page's context as the tray sends it, e.g. the current values a proposal changes. */
+  context: Record<string, unknown>;
+  /** The page's named actions for this card type (empty on a page that has none). */
+  actions: PayloadPageActions;
 }
 
 export interface PayloadRenderOptions {
   /** CSS width of the panel, e.g. "500px". */
   panelWidth?: string;
   headerTitle?: string;
-  headerIcon?: string;
+  /** An icon before the title (an SVG element; decorative, hidden from screen readers). */
+  headerIcon?: ReactNode;
 }
 
 export interface PayloadHandler {
@@ -38,9 +49,17 @@ export interface PayloadHandler {
   onAccept?: (data: unknown, context: Record<string, unknown>, conversation: PayloadConversation) => void;
   onReject?: (data: unknown) => void;
   renderOptions?: PayloadRenderOptions;
+  /** Named actions a page adds (see PayloadCallbacks.actions). */
+  actions?: PayloadPageActions;
 }
 
-export type PayloadHandlers = Record<string, PayloadHandler>;
+/**
+ * What a page adds to a registered card: its actions. `render` is only for a type no one
+ * registered globally (then the card is seen on this page only).
+ */
+export type PagePayloadHandler = Partial<PayloadHandler>;
+
+export type PayloadHandlers = Record<string, PagePayloadHandler>;
 
 // Built in: a page or app may still register its own handler for "chart".
 const registry = new Map<string, PayloadHandler>([[CHART_PAYLOAD, chartPayloadHandler]]);
@@ -53,7 +72,33 @@ export function registerPayloadHandler(type: string, handler: PayloadHandler): (
   };
 }
 
-/** The page's handler for `type`, else the global one, else undefined. */
+// Merged handlers, kept per page handler so a card's handler is stable between renders.
+const merged = new WeakMap<PagePayloadHandler, { global: PayloadHandler | undefined; handler: PayloadHandler | undefined }>();
+
+function _merge(global: PayloadHandler | undefined, page: PagePayloadHandler): PayloadHandler | undefined {
+  const render = global?.render ?? page.render;
+  if (render === undefined) return undefined;
+  return {
+    ...global,
+    ...page,
+    render,
+    renderOptions: { ...global?.renderOptions, ...page.renderOptions },
+  };
+}
+
+/** The global handler for `type` with the page's actions added to it, or undefined. */
 export function resolvePayloadHandler(type: string, pageHandlers?: PayloadHandlers): PayloadHandler | undefined {
-  return (pageHandlers && Object.hasOwn(pageHandlers, type) ? pageHandlers[type] : undefined) ?? registry.get(type);
+  const global = registry.get(type);
+  const page = pageHandlers && Object.hasOwn(pageHandlers, type) ? pageHandlers[type] : undefined;
+  if (page === undefined) return global;
+  const cached = merged.get(page);
+  if (cached !== undefined && cached.global === global) return cached.handler;
+  const handler = _merge(global, page);
+  merged.set(page, { global, handler });
+  return handler;
+}
+
+/** A card that waits for a decision: the page on screen can accept it. */
+export function awaitsDecision(handler: PayloadHandler): boolean {
+  return handler.onAccept !== undefined;
 }

@@ -1,4 +1,5 @@
 // A Server-Sent Events reader for a fetch() body (EventSource cannot POST or send headers).
+import { createParser, type EventSourceParser } from "eventsource-parser";
 
 export interface SseFrame {
   /** The frame's `id:` field, or null when it had none. */
@@ -6,75 +7,29 @@ export interface SseFrame {
   data: string;
 }
 
-/** Incremental SSE parser: feed decoded text, get complete frames. Comment lines are skipped. */
+/**
+ * Incremental SSE parser (eventsource-parser underneath): feed decoded text, get the frames it
+ * completed. Comments (`: ping`) are skipped; any line ending counts, as the SSE spec says.
+ */
 export class SseParser {
-  private buffer = "";
-  private data: string[] = [];
-  private id: string | null = null;
-  private hasData = false;
+  private frames: SseFrame[] = [];
+  private readonly parser: EventSourceParser = createParser({
+    onEvent: (message) => {
+      this.frames.push({ id: message.id ?? null, data: message.data });
+    },
+  });
 
   feed(text: string): SseFrame[] {
-    this.buffer += text;
-    const frames: SseFrame[] = [];
-    let start = 0;
-    for (;;) {
-      const lf = this.buffer.indexOf("\n", start);
-      const cr = this.buffer.indexOf("\r", start);
-      let end: number;
-      let next: number;
-      if (cr !== -1 && (lf === -1 || cr < lf)) {
-        // A lone CR ends a line too; CRLF counts once. A CR at the very end may be half of a CRLF.
-        if (cr === this.buffer.length - 1) break;
-        end = cr;
-        next = this.buffer[cr + 1] === "\n" ? cr + 2 : cr + 1;
-      } else if (lf !== -1) {
-        end = lf;
-        next = lf + 1;
-      } else {
-        break;
-      }
-      const frame = this.line(this.buffer.slice(start, end));
-      if (frame) frames.push(frame);
-      start = next;
-    }
-    this.buffer = this.buffer.slice(start);
+    this.parser.feed(text);
+    const frames = this.frames;
+    this.frames = [];
     return frames;
   }
 
   /** The end of the stream: a frame not closed by a blank line is dropped, as the SSE spec says. */
   end(): void {
-    this.buffer = "";
-    this.reset();
-  }
-
-  private line(line: string): SseFrame | null {
-    if (line === "") {
-      if (!this.hasData) {
-        this.id = null;
-        return null;
-      }
-      const frame = { id: this.id, data: this.data.join("\n") };
-      this.reset();
-      return frame;
-    }
-    if (line.startsWith(":")) return null;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") {
-      this.data.push(value);
-      this.hasData = true;
-    } else if (field === "id") {
-      if (!value.includes("\0")) this.id = value;
-    }
-    return null;
-  }
-
-  private reset(): void {
-    this.data = [];
-    this.id = null;
-    this.hasData = false;
+    this.parser.reset({ consume: false });
+    this.frames = [];
   }
 }
 

@@ -1,3 +1,4 @@
+import { Sunrise } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import type { ShellApp } from "../app/shellApp";
 import { createChatApi } from "../chat";
@@ -49,6 +50,8 @@ export function HorizonApp({ token, onSignOut }: HorizonAppProps) {
       <PageChatHost token={token} onUnauthorized={onSignOut} title="Assistant">
         <Layout
           brand="Horizon"
+          logo={<Sunrise size={22} strokeWidth={2.25} />}
+          tagline="research monitoring"
           nav={[
             { to: paths.streams(), label: "Streams", current: section === "streams" },
             { to: paths.newStream(), label: "New stream", current: section === "new" },

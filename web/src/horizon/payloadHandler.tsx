@@ -1,7 +1,7 @@
 // Typed payload handlers: the tray hands a card `unknown` data; these check it against the
 // payload's generated shape (its required keys) before a card sees it.
 import type { ReactNode } from "react";
-import type { PayloadCallbacks, PayloadConversation, PayloadHandler, PayloadRenderOptions } from "../chat";
+import type { PagePayloadHandler, PayloadCallbacks, PayloadConversation, PayloadHandler, PayloadRenderOptions } from "../chat";
 import { PAYLOAD_REQUIRED, type HorizonPayloads } from "./generated/api";
 import { InvalidPayload } from "./cards/InvalidPayload";
 
@@ -41,4 +41,31 @@ export function payloadHandler<T extends PayloadType>(type: T, handler: TypedHan
     }),
     renderOptions: handler.renderOptions,
   };
+}
+
+export interface PageActions<T extends PayloadType> {
+  /** Accepting the card on this page (then the panel opens by itself for it). */
+  onAccept?: (data: HorizonPayloads[T], conversation: PayloadConversation) => void;
+  /** Named actions the card offers on this page (see HorizonCardActions). */
+  actions?: Record<string, ((...args: never[]) => unknown) | undefined>;
+}
+
+/** What a page adds to a globally registered Horizon card: its actions, typed by the payload. */
+export function pageActions<T extends PayloadType>(type: T, page: PageActions<T>): PagePayloadHandler {
+  const { onAccept, actions } = page;
+  return {
+    onAccept:
+      onAccept &&
+      ((data, _context, conversation) => {
+        const typed = payloadData(type, data);
+        if (typed !== null) onAccept(typed, conversation);
+      }),
+    actions,
+  };
+}
+
+/** A page action of the card by name, if the page gave a function. */
+export function cardAction(callbacks: PayloadCallbacks, name: string): ((...args: never[]) => unknown) | undefined {
+  const action = callbacks.actions[name];
+  return typeof action === "function" ? action : undefined;
 }

@@ -1,3 +1,4 @@
+import { Check, CircleX } from "lucide-react";
 import type { ChatMessage } from "../types";
 
 interface ShownResult {
@@ -25,7 +26,8 @@ export function ActionMessage({ message }: { message: ChatMessage }) {
   return (
     <div className="pc-message" data-role="action" data-status={ok ? "complete" : "error"}>
       <div className="pc-action-result" role="status">
-        <span aria-hidden="true">{ok ? "✓" : "⚠"}</span> {text}
+        {ok ? <Check size={14} aria-hidden="true" /> : <CircleX size={14} aria-hidden="true" />}
+        {text}
       </div>
     </div>
   );

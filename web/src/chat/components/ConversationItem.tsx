@@ -1,5 +1,7 @@
+import { Pencil, Trash } from "lucide-react";
 import { useState, type KeyboardEvent } from "react";
 import type { ConversationPublic } from "../types";
+import { IconButton } from "./IconButton";
 
 export interface ConversationItemProps {
   conversation: ConversationPublic;
@@ -82,12 +84,8 @@ export function ConversationItem({ conversation, active, onSelect, onRename, onD
         </>
       ) : (
         <>
-          <button type="button" className="pc-icon-button" aria-label={`Rename ${conversation.title}`} onClick={() => { setMode("rename"); }}>
-            ✎
-          </button>
-          <button type="button" className="pc-icon-button" aria-label={`Delete ${conversation.title}`} onClick={() => { setMode("confirm-delete"); }}>
-            🗑
-          </button>
+          <IconButton icon={Pencil} label={`Rename ${conversation.title}`} onClick={() => { setMode("rename"); }} />
+          <IconButton icon={Trash} label={`Delete ${conversation.title}`} onClick={() => { setMode("confirm-delete"); }} />
         </>
       )}
     </li>

@@ -1,7 +1,9 @@
+import { ArrowDown } from "lucide-react";
+
 export function JumpToLatest({ onClick }: { onClick: () => void }) {
   return (
     <button type="button" className="pc-jump" onClick={onClick}>
-      ↓ Jump to latest
+      <ArrowDown size={14} aria-hidden="true" focusable="false" /> Jump to latest
     </button>
   );
 }

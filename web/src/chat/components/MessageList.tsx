@@ -28,17 +28,20 @@ export interface MessageListProps {
   onViewPayload: (messageId: string, payload: CustomPayload) => void;
 }
 
-/** Every payload of a message that has a handler, its primary one first. */
+/**
+ * A message's payloads that have a handler, one per type (so a result a tool returned and the
+ * model then restated is not offered twice): its primary payload for its type, else the last of
+ * that type; the primary first.
+ */
 export function payloadViews(message: ChatMessage, resolve: (type: string) => PayloadHandler | undefined): PayloadView[] {
-  const seen = new Set<string>();
+  const byType = new Map<string, CustomPayload>();
+  const primary = message.custom_payload;
+  if (primary !== null) byType.set(primary.type, primary);
+  for (const payload of message.payloads) if (payload.type !== primary?.type) byType.set(payload.type, payload);
   const views: PayloadView[] = [];
-  for (const payload of [message.custom_payload, ...message.payloads]) {
-    if (payload === null) continue;
-    const key = JSON.stringify(payload);
-    if (seen.has(key)) continue;
-    seen.add(key);
+  for (const payload of byType.values()) {
     const handler = resolve(payload.type);
-    const decision = payload === message.custom_payload ? message.payload_decision : null;
+    const decision = payload === primary ? message.payload_decision : null;
     if (handler) views.push({ payload, handler, decision });
   }
   return views;

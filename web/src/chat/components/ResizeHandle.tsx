@@ -9,7 +9,7 @@ export interface ResizeHandleProps {
 
 const STEP = 24;
 
-/** The tray's left edge: drag it, or focus it and use the arrow keys, to change the width. */
+/** The docked tray's left edge, with a visible grip: drag it, or focus it and use the arrow keys, to change the width. */
 export function ResizeHandle({ width, min, max, onResize }: ResizeHandleProps) {
   const clamp = (value: number) => Math.round(Math.min(max, Math.max(min, value)));
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
@@ -46,6 +46,8 @@ export function ResizeHandle({ width, min, max, onResize }: ResizeHandleProps) {
       tabIndex={0}
       onPointerDown={onPointerDown}
       onKeyDown={onKeyDown}
-    />
+    >
+      <span className="pc-resize-grip" aria-hidden="true" />
+    </div>
   );
 }

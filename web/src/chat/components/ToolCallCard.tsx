@@ -1,3 +1,4 @@
+import { ChevronDown, ChevronUp, CircleX, Wrench } from "lucide-react";
 import { useId, useState } from "react";
 import { CHART_PAYLOAD } from "../chartPayload";
 import type { ApprovalPublic, ToolHistoryEntry } from "../types";
@@ -36,7 +37,7 @@ export function ToolCallCard({ entry, pending = false }: ToolCallCardProps) {
         }}
       >
         <span className="pc-tool-card-icon" aria-hidden="true">
-          {entry.is_error ? "⚠" : "🔧"}
+          {entry.is_error ? <CircleX size={14} /> : <Wrench size={14} />}
         </span>
         <span className="pc-tool-card-name">{entry.tool_name}</span>
         {entry.approval ? (
@@ -47,7 +48,7 @@ export function ToolCallCard({ entry, pending = false }: ToolCallCardProps) {
           entry.is_error && <span className="pc-tool-card-badge">failed</span>
         )}
         <span className="pc-tool-card-chevron" aria-hidden="true">
-          {open ? "▲" : "▼"}
+          {open ? <ChevronUp size={14} /> : <ChevronDown size={14} />}
         </span>
       </button>
       {/* A chart is for looking at: shown in place, not folded away with the raw output. */}

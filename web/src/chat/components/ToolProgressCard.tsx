@@ -1,4 +1,6 @@
+import { X } from "lucide-react";
 import type { ActiveToolProgress } from "../types";
+import { IconButton } from "./IconButton";
 
 export interface ToolProgressCardProps {
   progress: ActiveToolProgress;
@@ -14,9 +16,7 @@ export function ToolProgressCard({ progress, onStop }: ToolProgressCardProps) {
         <span className="pc-spinner" aria-hidden="true" />
         <span className="pc-tool-progress-name">{progress.toolName}</span>
         {onStop && (
-          <button type="button" className="pc-icon-button" aria-label="Stop" onClick={onStop}>
-            ×
-          </button>
+          <IconButton icon={X} label="Stop" onClick={onStop} />
         )}
       </div>
       <div className="pc-tool-progress-message">{progress.message || "Working…"}</div>

@@ -1,3 +1,6 @@
+import { List, SquarePen, X } from "lucide-react";
+import { IconButton } from "./IconButton";
+
 export interface TrayHeaderProps {
   title: string;
   view: "chat" | "conversations";
@@ -10,21 +13,9 @@ export function TrayHeader({ title, view, onToggleConversations, onNew, onClose 
   return (
     <header className="pc-tray-header">
       <h2 className="pc-tray-title">{title}</h2>
-      <button
-        type="button"
-        className="pc-icon-button"
-        aria-label="Conversations"
-        aria-pressed={view === "conversations"}
-        onClick={onToggleConversations}
-      >
-        ☰
-      </button>
-      <button type="button" className="pc-icon-button" aria-label="New conversation" onClick={onNew}>
-        +
-      </button>
-      <button type="button" className="pc-icon-button" aria-label="Close chat" onClick={onClose}>
-        ×
-      </button>
+      <IconButton icon={List} label="Conversations" aria-pressed={view === "conversations"} onClick={onToggleConversations} />
+      <IconButton icon={SquarePen} label="New conversation" onClick={onNew} />
+      <IconButton icon={X} label="Close chat" onClick={onClose} />
     </header>
   );
 }

@@ -1,28 +1,37 @@
 import type { PayloadCallbacks } from "../../chat";
 import type { Category, PresentationCategories } from "../generated/api";
-import { CardActions } from "./CardActions";
-import { Change } from "./Change";
-import { NamedList } from "./NamedList";
+import { ListDiff } from "./ListDiff";
+import { ProposalActions } from "./ProposalActions";
 import { Prose } from "./Prose";
 
 export interface PresentationCategoriesCardProps {
   data: PresentationCategories;
-  current: Category[];
+  /** The stream's categories now (null: this page does not show them). */
+  current: Category[] | null;
   callbacks: PayloadCallbacks;
 }
 
-/** Proposed report categories; accepting replaces the stream's. */
+type Named = { name: string; description?: string };
+
+/** Proposed report categories against the stream's; accepting replaces them. */
 export function PresentationCategoriesCard({ data, current, callbacks }: PresentationCategoriesCardProps) {
   return (
     <div className="hz-card" data-card="presentation-categories">
       <Prose text={data.reasoning} />
-      <Change
-        label={`Categories (${String(current.length)} → ${String(data.categories.length)})`}
-        before={<NamedList items={current} label="Current categories" />}
-        after={<NamedList items={data.categories} label="Proposed categories" />}
+      <ListDiff<Named>
+        label="Categories"
+        before={current}
+        after={data.categories}
+        keyOf={(c) => c.name}
+        same={(a, b) => (a.description ?? "") === (b.description ?? "")}
+        render={(c) => (
+          <>
+            <strong>{c.name}</strong>
+            {c.description ? <span className="hz-muted"> — {c.description}</span> : null}
+          </>
+        )}
       />
-      <p className="hz-muted">Accepting replaces the stream's categories and saves them.</p>
-      <CardActions onAccept={() => { callbacks.onAccept(); }} onReject={callbacks.onReject} />
+      <ProposalActions callbacks={callbacks} effect="Accepting replaces the stream's categories and saves them; you can undo it." />
     </div>
   );
 }

@@ -14,7 +14,7 @@ export function PubmedArticleCard({ data, callbacks }: { data: PubmedArticle; ca
       <h3 className="hz-card-title">{data.title}</h3>
       <Byline authors={data.authors} journal={data.journal} year={data.year} shown={6} />
       <p className="hz-result-ids">
-        PMID {data.pmid}
+        <Link to={paths.article(data.pmid)}>PMID {data.pmid}</Link>
         {data.doi ? (
           <>
             {" · "}
@@ -24,14 +24,11 @@ export function PubmedArticleCard({ data, callbacks }: { data: PubmedArticle; ca
         {external !== null && (
           <>
             {" · "}
-            <ExternalLink href={external}>PubMed ↗</ExternalLink>
+            <ExternalLink href={external}>PubMed</ExternalLink>
           </>
         )}
       </p>
       {data.abstract ? <p className="hz-abstract">{data.abstract}</p> : <p className="hz-muted">No abstract.</p>}
-      <p>
-        <Link to={paths.article(data.pmid)}>Open the article page</Link>
-      </p>
       <CardActions rejectLabel="Close" onReject={callbacks.onReject} />
     </article>
   );

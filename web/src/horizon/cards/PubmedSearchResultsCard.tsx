@@ -28,11 +28,11 @@ export function PubmedSearchResultsCard({ data, callbacks }: { data: PubmedSearc
                 </Link>
                 <Byline authors={a.authors} journal={a.journal} year={a.year} />
                 <p className="hz-result-ids">
-                  PMID {a.pmid}
+                  <Link to={paths.article(a.pmid)}>PMID {a.pmid}</Link>
                   {external !== null && (
                     <>
                       {" · "}
-                      <ExternalLink href={external}>PubMed ↗</ExternalLink>
+                      <ExternalLink href={external}>PubMed</ExternalLink>
                     </>
                   )}
                 </p>

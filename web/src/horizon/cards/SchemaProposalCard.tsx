@@ -1,66 +1,58 @@
 import type { PayloadCallbacks } from "../../chat";
 import type { StreamDraft } from "../draft";
 import type { SchemaProposal } from "../generated/api";
-import { CardActions } from "./CardActions";
-import { Change } from "./Change";
+import { ProposalActions } from "./ProposalActions";
 import { Confidence } from "./Confidence";
-import { NamedList } from "./NamedList";
+import { ListDiff } from "./ListDiff";
 import { Prose } from "./Prose";
+import { TextDiff } from "./TextDiff";
 
 export interface SchemaProposalCardProps {
   data: SchemaProposal;
-  /** The form as it is now, to show each change against. */
-  current: StreamDraft;
+  /** The form as it is now, to show each change against (null: this page has no form). */
+  current: StreamDraft | null;
   callbacks: PayloadCallbacks;
 }
 
-const text = (value: string) => (value ? <p>{value}</p> : <p className="hz-muted">(empty)</p>);
+type Named = { name: string; description?: string };
+const named = (t: Named) => (
+  <>
+    <strong>{t.name}</strong>
+    {t.description ? <span className="hz-muted"> — {t.description}</span> : null}
+  </>
+);
+const sameNamed = (a: Named, b: Named) => (a.description ?? "") === (b.description ?? "");
 
-function entities(items: { name: string; type: string }[]) {
-  if (items.length === 0) return <p className="hz-muted">None.</p>;
-  return (
-    <ul className="hz-chips">
-      {items.map((e) => (
-        <li key={`${e.type}:${e.name}`} data-entity-type={e.type}>
-          {e.name} <span className="hz-muted">({e.type})</span>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-/** Proposed changes to the semantic space, each against the form's current value. */
+/** Proposed changes to the semantic space, field by field against the form's current values. */
 export function SchemaProposalCard({ data, current, callbacks }: SchemaProposalCardProps) {
   const c = data.proposed_changes;
-  const s = current.semantic_space;
+  const s = current?.semantic_space ?? null;
   return (
     <div className="hz-card" data-card="schema-proposal">
       <Confidence level={data.confidence} />
       <Prose text={data.reasoning} />
-      {c.stream_name !== undefined && <Change label="Name" before={text(current.name)} after={text(c.stream_name)} />}
-      {c.purpose !== undefined && <Change label="Purpose" before={text(current.purpose)} after={text(c.purpose)} />}
+      {c.stream_name !== undefined && <TextDiff label="Name" before={current?.name ?? null} after={c.stream_name} />}
+      {c.purpose !== undefined && <TextDiff label="Purpose" before={current?.purpose ?? null} after={c.purpose} />}
       {c.topics !== undefined && (
-        <Change
-          label={`Topics (${String(s.topics.length)} → ${String(c.topics.length)})`}
-          before={<NamedList items={s.topics} label="Current topics" />}
-          after={<NamedList items={c.topics} label="Proposed topics" />}
-        />
+        <ListDiff label="Topics" before={s?.topics ?? null} after={c.topics} keyOf={(t) => t.name} same={sameNamed} render={named} />
       )}
       {c.entities !== undefined && (
-        <Change
-          label={`Entities (${String(s.entities.length)} → ${String(c.entities.length)})`}
-          before={entities(s.entities)}
-          after={entities(c.entities)}
+        <ListDiff
+          label="Entities"
+          before={s?.entities ?? null}
+          after={c.entities}
+          keyOf={(e) => e.name}
+          same={(a, b) => a.type === b.type}
+          render={(e) => (
+            <>
+              {e.name} <span className="hz-muted">({e.type})</span>
+            </>
+          )}
         />
       )}
-      {c.inclusion_notes !== undefined && (
-        <Change label="Inclusion notes" before={text(s.inclusion_notes)} after={text(c.inclusion_notes)} />
-      )}
-      {c.exclusion_notes !== undefined && (
-        <Change label="Exclusion notes" before={text(s.exclusion_notes)} after={text(c.exclusion_notes)} />
-      )}
-      <p className="hz-muted">Accepting changes the form and saves these fields to the stream.</p>
-      <CardActions onAccept={() => { callbacks.onAccept(); }} onReject={callbacks.onReject} />
+      {c.inclusion_notes !== undefined && <TextDiff label="Inclusion notes" before={s?.inclusion_notes ?? null} after={c.inclusion_notes} />}
+      {c.exclusion_notes !== undefined && <TextDiff label="Exclusion notes" before={s?.exclusion_notes ?? null} after={c.exclusion_notes} />}
+      <ProposalActions callbacks={callbacks} effect="Accepting changes these fields in the form and saves them to the stream; you can undo it." />
     </div>
   );
 }

@@ -21,15 +21,17 @@ export function StreamSuggestionsCard({ data, callbacks }: { data: StreamSuggest
               </ul>
             )}
             {s.rationale ? <p className="hz-muted">{s.rationale}</p> : null}
-            <button
-              type="button"
-              data-style="primary"
-              onClick={() => {
-                callbacks.onAccept({ ...data, suggestions: [s] });
-              }}
-            >
-              Start this stream
-            </button>
+            {callbacks.canAccept && (
+              <button
+                type="button"
+                data-style="primary"
+                onClick={() => {
+                  callbacks.onAccept({ ...data, suggestions: [s] });
+                }}
+              >
+                Start this stream
+              </button>
+            )}
           </li>
         ))}
       </ul>

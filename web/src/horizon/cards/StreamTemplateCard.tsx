@@ -66,16 +66,18 @@ export function StreamTemplateCard({ data, callbacks, onCreate }: StreamTemplate
         </p>
       )}
       <div className="hz-card-actions">
-        <button type="button" data-style="primary" onClick={() => { callbacks.onAccept(); }}>
-          Fill the form
-        </button>
+        {callbacks.canAccept && (
+          <button type="button" data-style="primary" onClick={() => { callbacks.onAccept(); }}>
+            Fill the form
+          </button>
+        )}
         {onCreate && (
           <button type="button" disabled={busy} onClick={create}>
             {busy ? "Creating…" : "Create stream now"}
           </button>
         )}
         <button type="button" onClick={callbacks.onReject}>
-          Reject
+          {callbacks.canAccept ? "Reject" : "Close"}
         </button>
       </div>
     </div>

@@ -37,7 +37,8 @@ export function TopicSuggestionsCard({ data, callbacks }: { data: TopicSuggestio
       <CardActions
         acceptLabel={`Add ${String(count)} topic${count === 1 ? "" : "s"}`}
         acceptDisabled={count === 0}
-        onAccept={accept}
+        onAccept={callbacks.canAccept ? accept : undefined}
+        rejectLabel={callbacks.canAccept ? "Reject" : "Close"}
         onReject={callbacks.onReject}
       />
     </div>

@@ -1,3 +1,4 @@
+import { CircleCheck, CircleX } from "lucide-react";
 import type { PayloadCallbacks } from "../../chat";
 import type { ValidationFeedback, ValidationResults } from "../generated/api";
 import { CardActions } from "./CardActions";
@@ -18,7 +19,8 @@ export function ValidationCard({ data, callbacks, onField }: ValidationCardProps
     <div className="hz-card" data-card="validation">
       {ready !== undefined && (
         <p className="hz-verdict" data-ready={ready}>
-          {ready ? "✓ Ready to create" : "✗ Not ready yet"}
+          {ready ? <CircleCheck size={16} aria-hidden="true" /> : <CircleX size={16} aria-hidden="true" />}
+          {ready ? "Ready to create" : "Not ready yet"}
         </p>
       )}
       {data.summary ? <p>{data.summary}</p> : null}

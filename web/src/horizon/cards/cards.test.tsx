@@ -11,10 +11,13 @@ import { StreamTemplateCard } from "./StreamTemplateCard";
 import { TopicSuggestionsCard } from "./TopicSuggestionsCard";
 import { ValidationCard } from "./ValidationCard";
 
-const callbacks = () => ({
+const callbacks = ({ canAccept = true }: { canAccept?: boolean } = {}) => ({
   onAccept: vi.fn(),
   onReject: vi.fn(),
+  canAccept,
   conversation: { conversationId: "c1", messageId: "m1", runAction: vi.fn() },
+  context: {},
+  actions: {},
 });
 
 describe("payload cards", () => {
@@ -38,12 +41,55 @@ describe("payload cards", () => {
       />,
     );
     const change = screen.getByRole("region", { name: "Purpose" });
-    expect(within(change).getByText("Old purpose")).toBeTruthy();
-    expect(within(change).getByText("New purpose")).toBeTruthy();
+    expect(within(change).getByText("Old purpose").tagName).toBe("DEL");
+    expect(within(change).getByText("New purpose").tagName).toBe("INS");
     expect(screen.queryByRole("region", { name: "Name" })).toBeNull();
     expect(screen.getByText("high confidence")).toBeTruthy();
     // The model's reasoning is markdown, rendered safely.
     expect(screen.getByText("purpose").tagName).toBe("STRONG");
+  });
+
+  it("a schema proposal marks each topic added, removed, changed or kept, with Accept and Reject", async () => {
+    const current = {
+      ...emptyDraft(),
+      semantic_space: {
+        ...emptyDraft().semantic_space,
+        topics: [
+          { name: "Trials", description: "Clinical trials" },
+          { name: "Safety", description: "Adverse events" },
+          { name: "Cost", description: "" },
+        ],
+      },
+    };
+    const cb = callbacks();
+    const topics = [{ name: "Trials", description: "Clinical trials" }, { name: "Safety", description: "Adverse events, long term" }, { name: "Dosing" }];
+    render(<SchemaProposalCard data={{ proposed_changes: { topics }, confidence: "medium", reasoning: "" }} current={current} callbacks={cb} />);
+    const region = screen.getByRole("region", { name: "Topics" });
+    expect(within(region).getByRole("heading").textContent).toBe("Topics: 1 added, 1 changed, 1 removed");
+    const items = within(region).getAllByRole("listitem").map((li) => [li.getAttribute("data-change"), li.querySelector("strong")?.textContent]);
+    expect(items).toEqual([
+      ["kept", "Trials"],
+      ["changed", "Safety"],
+      ["added", "Dosing"],
+      ["removed", "Cost"],
+    ]);
+    await userEvent.click(screen.getByRole("button", { name: "Accept" }));
+    expect(cb.onAccept).toHaveBeenCalledOnce();
+    await userEvent.click(screen.getByRole("button", { name: "Reject" }));
+    expect(cb.onReject).toHaveBeenCalledOnce();
+  });
+
+  it("a proposal on a page that cannot apply it lists what it proposes, and offers only Close", () => {
+    render(
+      <SchemaProposalCard
+        data={{ proposed_changes: { topics: [{ name: "Dosing" }] }, confidence: "low", reasoning: "" }}
+        current={null}
+        callbacks={callbacks({ canAccept: false })}
+      />,
+    );
+    expect(screen.getByRole("heading", { name: "Topics (1 proposed)" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Accept" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Close" })).toBeTruthy();
   });
 
   it("a template: accepting fills the form", async () => {
@@ -64,7 +110,7 @@ describe("payload cards", () => {
       suggestions: [{ message: "Add topics." }],
     };
     render(<ValidationCard data={data} callbacks={callbacks()} onField={onField} />);
-    expect(screen.getByText("✗ Not ready yet")).toBeTruthy();
+    expect(screen.getByText("Not ready yet")).toBeTruthy();
     expect(screen.getByRole("region", { name: "Errors" }).textContent).toContain("Give the stream a name.");
     expect(screen.queryByRole("region", { name: "Warnings" })).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "name" }));
@@ -84,7 +130,10 @@ describe("payload cards", () => {
     expect(screen.getByText(/2 of 40 articles for/)).toBeTruthy();
     expect(screen.getByRole("link", { name: "Real one" }).getAttribute("href")).toBe("/articles/123");
     expect(screen.getByText("A B, C D, E F et al. · J · 2024")).toBeTruthy();
-    const pubmed = screen.getAllByRole("link", { name: "PubMed ↗" });
+    // Each PMID links to Horizon's article page, and (real PMIDs only) to PubMed, in a new tab.
+    expect(screen.getByRole("link", { name: "PMID 123" }).getAttribute("href")).toBe("/articles/123");
+    expect(screen.getByRole("link", { name: "PMID SYN000001" }).getAttribute("href")).toBe("/articles/SYN000001");
+    const pubmed = screen.getAllByRole("link", { name: "PubMed (opens in a new tab)" });
     expect(pubmed).toHaveLength(1);
     expect(pubmed[0]?.getAttribute("rel")).toBe("noopener noreferrer");
   });

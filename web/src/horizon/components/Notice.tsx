@@ -1,17 +1,26 @@
+import { X } from "lucide-react";
+
 export interface NoticeProps {
   tone: "info" | "success" | "error";
   text: string;
   onDismiss?: () => void;
+  /** A button after the text, e.g. Undo. */
+  action?: { label: string; run: () => void };
 }
 
 /** A one-line message about what just happened on the page. */
-export function Notice({ tone, text, onDismiss }: NoticeProps) {
+export function Notice({ tone, text, onDismiss, action }: NoticeProps) {
   return (
     <div className="hz-notice" data-tone={tone} role={tone === "error" ? "alert" : "status"}>
       <span>{text}</span>
+      {action && (
+        <button type="button" onClick={action.run}>
+          {action.label}
+        </button>
+      )}
       {onDismiss && (
-        <button type="button" className="hz-icon-button" aria-label="Dismiss message" onClick={onDismiss}>
-          ×
+        <button type="button" className="hz-icon-button" aria-label="Dismiss message" title="Dismiss message" onClick={onDismiss}>
+          <X size={16} aria-hidden="true" />
         </button>
       )}
     </div>

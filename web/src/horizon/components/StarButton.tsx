@@ -1,3 +1,5 @@
+import { Star } from "lucide-react";
+
 export interface StarButtonProps {
   starred: boolean;
   /** What is starred, for screen readers ("PMID 123"). */
@@ -6,7 +8,7 @@ export interface StarButtonProps {
   onToggle: () => void;
 }
 
-/** A toggle: ☆ / ★. */
+/** A toggle: an outlined star, filled when starred. */
 export function StarButton({ starred, what, busy, onToggle }: StarButtonProps) {
   return (
     <button
@@ -14,11 +16,12 @@ export function StarButton({ starred, what, busy, onToggle }: StarButtonProps) {
       className="hz-star"
       aria-pressed={starred}
       aria-label={`Star ${what}`}
+      title={starred ? `Starred: ${what}` : `Star ${what}`}
       data-starred={starred || undefined}
       disabled={busy}
       onClick={onToggle}
     >
-      {starred ? "★" : "☆"}
+      <Star size={18} aria-hidden="true" fill={starred ? "currentColor" : "none"} />
     </button>
   );
 }

@@ -1,3 +1,4 @@
+import { X } from "lucide-react";
 import type { ReactNode } from "react";
 
 export interface ListEditorProps<T> {
@@ -30,11 +31,12 @@ export function ListEditor<T>({ title, noun, items, onChange, blank, renderItem,
               type="button"
               className="hz-icon-button"
               aria-label={`Remove ${noun} ${String(index + 1)}`}
+              title={`Remove ${noun} ${String(index + 1)}`}
               onClick={() => {
                 onChange(items.filter((_, i) => i !== index));
               }}
             >
-              ×
+              <X size={16} aria-hidden="true" />
             </button>
           </li>
         ))}

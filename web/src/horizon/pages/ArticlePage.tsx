@@ -1,3 +1,4 @@
+import { ArrowLeft } from "lucide-react";
 import { useCallback, useMemo, useState } from "react";
 import { usePageChat } from "../../app/pageChat";
 import { Link, useLocation } from "../../app/router";
@@ -75,13 +76,13 @@ export function ArticlePage({ pmid }: { pmid: string }) {
   return (
     <section className="hz-page" aria-labelledby="article-title">
       <p className="hz-breadcrumb">
-        {reportId !== null ? <Link to={paths.report(reportId)}>← Back to the report</Link> : <Link to={paths.streams()}>Streams</Link>}
+        {reportId !== null ? <Link to={paths.report(reportId)}><ArrowLeft size={14} aria-hidden="true" /> Back to the report</Link> : <Link to={paths.streams()}>Streams</Link>}
       </p>
       {notInStore ? (
         <div className="hz-empty">
           <h1 id="article-title">PMID {pmid}</h1>
           <p>This article is not in Horizon's article store.</p>
-          {external !== null && <ExternalLink href={external}>Read it on PubMed ↗</ExternalLink>}
+          {external !== null && <ExternalLink href={external}>Read it on PubMed</ExternalLink>}
         </div>
       ) : (
         <LoadState state={state} what="the article" onRetry={reload}>
@@ -100,7 +101,7 @@ export function ArticlePage({ pmid }: { pmid: string }) {
                 {external !== null && (
                   <>
                     {" · "}
-                    <ExternalLink href={external}>PubMed ↗</ExternalLink>
+                    <ExternalLink href={external}>PubMed</ExternalLink>
                   </>
                 )}
               </p>

@@ -1,20 +1,18 @@
 import { useMemo, useState } from "react";
-import type { ActionResult, ClientActionHandler, PayloadConversation, PayloadHandler } from "../../chat";
+import type { ActionResult, ClientActionHandler, PagePayloadHandler, PayloadConversation } from "../../chat";
 import { usePageChat } from "../../app/pageChat";
 import { Link, navigate, useLocation } from "../../app/router";
-import { PresentationCategoriesCard } from "../cards/PresentationCategoriesCard";
-import { RetrievalProposalCard } from "../cards/RetrievalProposalCard";
-import { SchemaProposalCard } from "../cards/SchemaProposalCard";
-import { ValidationCard } from "../cards/ValidationCard";
 import { Notice, type NoticeProps } from "../components/Notice";
 import { TabBar } from "../components/TabBar";
 import { Welcome } from "../components/Welcome";
-import { applySchemaChanges, isTab, tabOfField, withCategories, withQueries, type StreamDraft, type Tab } from "../draft";
+import { applySchemaChanges, cleanDraft, draftOf, isTab, tabOfField, withCategories, withQueries, type StreamDraft, type Tab } from "../draft";
 import { PresentationFields } from "../form/PresentationFields";
 import { RetrievalFields } from "../form/RetrievalFields";
 import { SemanticFields } from "../form/SemanticFields";
 import type { PageClientAction, PagePayloadType, PageServerAction } from "../generated/api";
-import { payloadHandler } from "../payloadHandler";
+import { CARD_ACTIONS } from "../globalPayloads";
+import { pageActions } from "../payloadHandler";
+import { useHorizonApi } from "../HorizonContext";
 import { paths } from "../paths";
 import { asStream, useEditedStream } from "../useEditedStream";
 
@@ -43,6 +41,7 @@ export function EditStreamPage({ id }: { id: number }) {
     (window.history.state as { created?: unknown } | null)?.created === true ? { tone: "success", text: "Stream created." } : null,
   );
   const [saving, setSaving] = useState(false);
+  const api = useHorizonApi();
 
   const selectTab = (next: Tab) => {
     navigate(paths.stream(id, next), { replace: true });
@@ -53,7 +52,7 @@ export function EditStreamPage({ id }: { id: number }) {
     [tab, id, draft, unsaved],
   );
 
-  const payloadHandlers = useMemo((): Record<PagePayloadType<"edit_stream">, PayloadHandler> => {
+  const payloadHandlers = useMemo((): Record<PagePayloadType<"edit_stream">, PagePayloadHandler> => {
     /**
      * Changes the form, then saves the accepted proposal through its server action, run in the
      * card's conversation so the chat records it as it would a chat button's.
@@ -65,13 +64,19 @@ export function EditStreamPage({ id }: { id: number }) {
       change: (d: StreamDraft) => StreamDraft,
       what: string,
     ) => {
+      // The stream as saved before this accept: what its Undo puts back.
+      const before = saved === null ? null : draftOf(saved);
       setDraft(change);
       conversation.runAction(action, { ...data }).then(
         (result: ActionResult) => {
           const stream = asStream(result.data);
           if (result.ok && stream !== null) {
             setSaved(stream);
-            setNotice({ tone: "success", text: `Accepted the ${what} and saved it to the stream.` });
+            setNotice({
+              tone: "success",
+              text: `Accepted the ${what} and saved it to the stream.`,
+              action: before === null ? undefined : { label: "Undo", run: () => { undo(before, what); } },
+            });
           } else {
             setNotice({ tone: "error", text: `The form has the ${what}, but saving it failed: ${result.message}. Use Save to try again.` });
           }
@@ -81,49 +86,45 @@ export function EditStreamPage({ id }: { id: number }) {
         },
       );
     };
-    const current = draft;
+    /** Puts back the fields the accept changed (the stream as it was saved before) and saves it. */
+    const undo = (before: StreamDraft, what: string) => {
+      setDraft((d) => ({ ...d, ...before }));
+      api.call("PATCH /api/horizon/streams/{stream_id}", { path: { stream_id: id }, body: cleanDraft(before) }).then(
+        (stream) => {
+          setSaved(stream);
+          setNotice({ tone: "info", text: `Undone: the ${what} are no longer in the stream.` });
+        },
+        (e: unknown) => {
+          setNotice({ tone: "error", text: `Not undone: ${e instanceof Error ? e.message : String(e)}` });
+        },
+      );
+    };
     return {
-      schema_proposal: payloadHandler("schema_proposal", {
-        render: (data, callbacks) =>
-          current && <SchemaProposalCard data={data} current={current} callbacks={callbacks} />,
+      schema_proposal: pageActions("schema_proposal", {
         onAccept: (data, conversation) => {
           accept(conversation, "apply_schema_proposal", data, (d) => applySchemaChanges(d, data.proposed_changes), "proposed changes");
         },
-        renderOptions: { headerTitle: "Schema proposal", headerIcon: "🧭", panelWidth: "480px" },
       }),
-      retrieval_proposal: payloadHandler("retrieval_proposal", {
-        render: (data, callbacks) =>
-          current && <RetrievalProposalCard data={data} current={current.retrieval_config.queries} callbacks={callbacks} />,
+      retrieval_proposal: pageActions("retrieval_proposal", {
         onAccept: (data, conversation) => {
           accept(conversation, "apply_retrieval_proposal", data, (d) => withQueries(d, data.queries), "proposed queries");
         },
-        renderOptions: { headerTitle: "Retrieval proposal", headerIcon: "🔎", panelWidth: "480px" },
       }),
-      presentation_categories: payloadHandler("presentation_categories", {
-        render: (data, callbacks) =>
-          current && (
-            <PresentationCategoriesCard data={data} current={current.presentation_config.categories} callbacks={callbacks} />
-          ),
+      presentation_categories: pageActions("presentation_categories", {
         onAccept: (data, conversation) => {
           accept(conversation, "apply_presentation_categories", data, (d) => withCategories(d, data.categories), "proposed categories");
         },
-        renderOptions: { headerTitle: "Report categories", headerIcon: "🗂️", panelWidth: "460px" },
       }),
-      validation_results: payloadHandler("validation_results", {
-        render: (data, callbacks) => (
-          <ValidationCard
-            data={data}
-            callbacks={callbacks}
-            onField={(field) => {
-              const where = tabOfField(field);
-              if (where) navigate(paths.stream(id, where), { replace: true });
-            }}
-          />
-        ),
-        renderOptions: { headerTitle: "Stream check", headerIcon: "✅", panelWidth: "420px" },
+      validation_results: pageActions("validation_results", {
+        actions: {
+          [CARD_ACTIONS.openField]: (field: string) => {
+            const where = tabOfField(field);
+            if (where) navigate(paths.stream(id, where), { replace: true });
+          },
+        },
       }),
     };
-  }, [draft, id, setDraft, setSaved]);
+  }, [api, id, saved, setDraft, setSaved]);
 
   const clientActions = useMemo(
     (): Record<Exclude<PageClientAction<"edit_stream">, "close_chat">, ClientActionHandler> => ({

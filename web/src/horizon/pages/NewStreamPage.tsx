@@ -1,19 +1,17 @@
 import { useMemo, useState, type SubmitEvent } from "react";
-import type { PayloadHandler } from "../../chat";
+import type { PagePayloadHandler, PayloadConversation } from "../../chat";
 import { usePageChat } from "../../app/pageChat";
 import { navigate } from "../../app/router";
-import { StreamTemplateCard } from "../cards/StreamTemplateCard";
-import { TopicSuggestionsCard } from "../cards/TopicSuggestionsCard";
-import { ValidationCard } from "../cards/ValidationCard";
 import { Notice, type NoticeProps } from "../components/Notice";
 import { Welcome } from "../components/Welcome";
 import { addTopics, cleanDraft, draftFromTemplate, emptyDraft, type StreamDraft } from "../draft";
 import { PresentationFields } from "../form/PresentationFields";
 import { RetrievalFields } from "../form/RetrievalFields";
 import { SemanticFields } from "../form/SemanticFields";
-import type { PagePayloadType, PageServerAction } from "../generated/api";
+import type { PagePayloadType, PageServerAction, StreamTemplate } from "../generated/api";
+import { CARD_ACTIONS } from "../globalPayloads";
 import { useHorizonApi } from "../HorizonContext";
-import { payloadHandler } from "../payloadHandler";
+import { pageActions } from "../payloadHandler";
 import { paths } from "../paths";
 
 /** A draft handed over by the page that navigated here (a stream idea), else an empty one. */
@@ -40,49 +38,50 @@ export function NewStreamPage() {
 
   const context = useMemo(() => ({ current_page: "new_stream", stream: draft }), [draft]);
 
-  const payloadHandlers = useMemo(
-    (): Record<PagePayloadType<"new_stream">, PayloadHandler> => ({
-      stream_template: payloadHandler("stream_template", {
-        render: (data, callbacks) => (
-          <StreamTemplateCard
-            data={data}
-            callbacks={callbacks}
-            onCreate={async () => {
-              const action: PageServerAction<"new_stream"> = "create_stream_from_template";
-              try {
-                // In the card's conversation: the chat records the stream it created.
-                const result = await callbacks.conversation.runAction(action, { ...data });
-                const id = streamIdOf(result.data);
-                if (!result.ok || id === null) return result.message || "The stream could not be created.";
-                navigate(paths.stream(id), { replace: true });
-                return null;
-              } catch (e) {
-                return e instanceof Error ? e.message : "The stream could not be created.";
-              }
-            }}
-          />
-        ),
+  const payloadHandlers = useMemo((): Partial<Record<PagePayloadType<"new_stream">, PagePayloadHandler>> => {
+    /** A success notice whose Undo puts the form back as it was before the accept. */
+    const undoable = (text: string, previous: StreamDraft): Omit<NoticeProps, "onDismiss"> => ({
+      tone: "success",
+      text,
+      action: {
+        label: "Undo",
+        run: () => {
+          setDraft(previous);
+          setNotice({ tone: "info", text: "Undone: the form is as it was." });
+        },
+      },
+    });
+    return {
+      stream_template: pageActions("stream_template", {
         onAccept: (data) => {
+          setNotice(undoable(`Filled the form from the template “${data.name}”. Review it, then create the stream.`, draft));
           setDraft(draftFromTemplate(data));
-          setNotice({ tone: "success", text: `Filled the form from the template “${data.name}”. Review it, then create the stream.` });
         },
-        renderOptions: { headerTitle: "Stream template", headerIcon: "📋", panelWidth: "440px" },
+        actions: {
+          [CARD_ACTIONS.createStream]: async (data: StreamTemplate, conversation: PayloadConversation): Promise<string | null> => {
+            const action: PageServerAction<"new_stream"> = "create_stream_from_template";
+            try {
+              // In the card's conversation: the chat records the stream it created.
+              const result = await conversation.runAction(action, { ...data });
+              const id = streamIdOf(result.data);
+              if (!result.ok || id === null) return result.message || "The stream could not be created.";
+              navigate(paths.stream(id), { replace: true });
+              return null;
+            } catch (e) {
+              return e instanceof Error ? e.message : "The stream could not be created.";
+            }
+          },
+        },
       }),
-      topic_suggestions: payloadHandler("topic_suggestions", {
-        render: (data, callbacks) => <TopicSuggestionsCard data={data} callbacks={callbacks} />,
+      topic_suggestions: pageActions("topic_suggestions", {
         onAccept: (data) => {
+          setNotice(undoable(`Added ${String(data.topics.length)} suggested topic${data.topics.length === 1 ? "" : "s"}.`, draft));
           setDraft((d) => addTopics(d, data.topics));
-          setNotice({ tone: "success", text: `Added ${String(data.topics.length)} suggested topic${data.topics.length === 1 ? "" : "s"}.` });
         },
-        renderOptions: { headerTitle: "Topic suggestions", headerIcon: "🏷️", panelWidth: "400px" },
       }),
-      validation_feedback: payloadHandler("validation_feedback", {
-        render: (data, callbacks) => <ValidationCard data={data} callbacks={callbacks} />,
-        renderOptions: { headerTitle: "Draft check", headerIcon: "✅", panelWidth: "400px" },
-      }),
-    }),
-    [],
-  );
+    };
+    // Remade with the draft: an accept's Undo goes back to the form as it was then.
+  }, [draft]);
 
   const chat = useMemo(
     () => ({

@@ -1,16 +1,14 @@
 import { useCallback, useMemo } from "react";
-import type { ClientActionHandler, PayloadHandler } from "../../chat";
+import type { ClientActionHandler, PagePayloadHandler } from "../../chat";
 import { usePageChat } from "../../app/pageChat";
 import { Link, navigate } from "../../app/router";
-import { PortfolioInsightsCard } from "../cards/PortfolioInsightsCard";
-import { StreamSuggestionsCard } from "../cards/StreamSuggestionsCard";
 import { LoadState } from "../components/LoadState";
 import { StreamCard } from "../components/StreamCard";
 import { Welcome } from "../components/Welcome";
 import { draftFromIdea } from "../draft";
 import type { PageClientAction, PagePayloadType, StreamPublic } from "../generated/api";
 import { useHorizonApi } from "../HorizonContext";
-import { payloadHandler } from "../payloadHandler";
+import { pageActions } from "../payloadHandler";
 import { paths } from "../paths";
 import { useLoad } from "../useLoad";
 
@@ -39,27 +37,15 @@ export function StreamsPage() {
   const streams = state.data ?? NO_STREAMS;
 
   const payloadHandlers = useMemo(
-    (): Record<PagePayloadType<"streams">, PayloadHandler> => ({
-      stream_suggestions: payloadHandler("stream_suggestions", {
-        render: (data, callbacks) => <StreamSuggestionsCard data={data} callbacks={callbacks} />,
+    (): Partial<Record<PagePayloadType<"streams">, PagePayloadHandler>> => ({
+      stream_suggestions: pageActions("stream_suggestions", {
         onAccept: (data) => {
           const idea = data.suggestions[0];
           if (idea) navigate(paths.newStream(), { state: { draft: draftFromIdea(idea) } });
         },
-        renderOptions: { headerTitle: "Stream ideas", headerIcon: "💡", panelWidth: "420px" },
-      }),
-      portfolio_insights: payloadHandler("portfolio_insights", {
-        render: (data, callbacks) => (
-          <PortfolioInsightsCard
-            data={data}
-            callbacks={callbacks}
-            streamName={(id) => streams.find((s) => s.id === id)?.name}
-          />
-        ),
-        renderOptions: { headerTitle: "Portfolio insights", headerIcon: "🔭", panelWidth: "440px" },
       }),
     }),
-    [streams],
+    [],
   );
 
   const clientActions = useMemo(
