@@ -254,7 +254,7 @@ async def get_conversation(
             )
             .where(Message.id.in_(path))
         )
-        rows = {msg.id: (msg, feedback) for msg, feedback in result.tuples()}
+        rows = {msg.id: (msg, feedback) for msg, feedback in result.all()}
     places = siblings(nodes)
     messages = [message_public(rows[mid][0], places[mid], rows[mid][1]) for mid in path]
     return ConversationDetail(

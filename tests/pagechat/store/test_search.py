@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, text
 
 from pagechat.store import AssistantRecord, SqlChatStore, create_engine, create_sessionmaker
@@ -139,10 +140,17 @@ def test_a_snippet_is_the_text_around_the_first_match_on_one_line() -> None:
     assert "key finding here" in cut and "[[tool" not in cut
 
 
-def _at_0002(connection: Connection) -> None:
+def _before_search() -> str:
+    """The revision just before the search migration: the schema its rows were written in."""
+    down = ScriptDirectory.from_config(alembic_config()).get_revision("pagechat_0005").down_revision
+    assert isinstance(down, str)
+    return down
+
+
+def _before_search_revision(connection: Connection) -> None:
     cfg = alembic_config()
     cfg.attributes["connection"] = connection
-    command.upgrade(cfg, "pagechat_0002")
+    command.upgrade(cfg, _before_search())
 
 
 async def test_the_migration_indexes_the_rows_already_there(
@@ -151,7 +159,7 @@ async def test_the_migration_indexes_the_rows_already_there(
     engine = create_engine(database_url)
     try:
         async with engine.begin() as conn:
-            await conn.run_sync(_at_0002)
+            await conn.run_sync(_before_search_revision)
         sessions = create_sessionmaker(engine)
         async with sessions.begin() as session:
             alice = principal_of(
@@ -164,7 +172,7 @@ async def test_the_migration_indexes_the_rows_already_there(
         await store.aclose()
         async with engine.begin() as conn:
             assert await conn.scalar(text("SELECT version_num FROM alembic_version")) == (
-                "pagechat_0002"
+                _before_search()
             )
 
         await upgrade_async(engine)
