@@ -33,6 +33,8 @@ test("asking for a report's chart draws its bars in the answer and the panel wit
     const answer = await chat.ask("How are these articles distributed?");
 
     await expect(answer).toContainText("per category and per publication year");
+    // A chart waits for no decision: it stays in the answer, and View opens it in the panel.
+    await answer.getByRole("button", { name: "View Chart" }).click();
     const panel = page.getByRole("complementary", { name: "Chart" });
     const figure = panel.locator("figure.pc-chart");
     await expect(figure).toHaveAttribute("data-status", "ready");

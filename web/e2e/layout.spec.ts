@@ -48,7 +48,10 @@ test("the proposal panel, the tray and every button stay inside the window at 36
     await test.step(`${String(width)} px`, async () => {
       await page.setViewportSize({ width, height: HEIGHT });
       await expect(chat.tray).toHaveAttribute("data-layout", width >= 1024 ? "docked" : "sheet");
-      await expect(panel.getByRole("button", { name: "Fill the form" })).toBeInViewport();
+      // A long proposal scrolls inside the panel: its button is reached by scrolling, never cut off.
+      const fill = panel.getByRole("button", { name: "Fill the form" });
+      await fill.scrollIntoViewIfNeeded();
+      await expect(fill).toBeInViewport();
       await expect(panel.getByRole("button", { name: "Close panel" })).toBeInViewport();
       await expect(page.getByRole("button", { name: "Sign out" })).toBeInViewport();
       expect(await outside(page)).toEqual([]);

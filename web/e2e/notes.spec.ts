@@ -36,6 +36,8 @@ test("a note the assistant saves shows as a note card", async ({ page }) => {
 
   const answer = await new Chat(page).ask("remember to buy milk");
   await expect(answer).toContainText("Saved it.");
+  // A note waits for no decision: it stays in the answer until View opens it.
+  await answer.getByRole("button", { name: /^View / }).first().click();
   const card = page.locator('[data-card="note"]');
   await expect(card.getByRole("heading", { name: "Milk" })).toBeVisible();
   await expect(card).toContainText("Buy two litres");

@@ -120,8 +120,10 @@ function installProbe({ scopes }: { scopes: string }): void {
     // The tray's own icons (lucide-react, drawn by its components, never from content) are allowed.
     const icon = tag === "svg" && el.classList.contains("lucide");
     if (DANGEROUS.has(tag) && !icon) found.push(`<${tag}>: ${describe(el)}`);
-    // GFM task items are the only inputs markdown makes: disabled checkboxes.
-    if (tag === "input" && !(el.getAttribute("type") === "checkbox" && el.hasAttribute("disabled"))) {
+    // GFM task items are the only inputs markdown makes: disabled checkboxes. The tray's own
+    // conversation search box (a component, never from content) is allowed too.
+    const searchBox = tag === "input" && el.classList.contains("pc-conversation-search-input");
+    if (tag === "input" && !searchBox && !(el.getAttribute("type") === "checkbox" && el.hasAttribute("disabled"))) {
       found.push(`<input>: ${describe(el)}`);
     }
     if (tag === "a" && el.getAttribute("target") === "_blank" && !/\bnoopener\b/.test(el.getAttribute("rel") ?? "")) {
