@@ -91,7 +91,13 @@ test.describe("conversation control", () => {
     const answer = await chat.ask("rate this");
     await bar(answer).getByRole("button", { name: "Bad answer" }).click();
     await bar(answer).getByRole("textbox", { name: "Comment (optional)" }).fill("Wrong year.");
-    const saved = page.waitForResponse((r) => r.url().endsWith("/feedback") && r.request().method() === "PUT");
+    // The thumb alone was saved at the click; wait for the save that carries the comment.
+    const saved = page.waitForResponse(
+      (r) =>
+        r.url().endsWith("/feedback") &&
+        r.request().method() === "PUT" &&
+        (r.request().postDataJSON() as { comment?: string | null }).comment === "Wrong year.",
+    );
     await bar(answer).getByRole("button", { name: "Save feedback" }).click();
     const body = (await (await saved).json()) as { feedback: { rating: string; comment: string } };
     expect(body.feedback).toMatchObject({ rating: "down", comment: "Wrong year." });
