@@ -177,6 +177,12 @@ class TurnRunner:
                 resume=self.turn.resume,
                 can_pause=self.approvals is not None,
             ):
+                # Text deltas are nearly every event: handled here, with no coroutine of
+                # their own (the per-token hot path, docs/performance.md).
+                if type(event) is AgentTextDelta:
+                    if self._on_text(event):
+                        await asyncio.sleep(0)
+                    continue
                 await self._on_event(event)
         except asyncio.CancelledError:
             await self._cancelled()
@@ -192,8 +198,6 @@ class TurnRunner:
     async def _on_event(self, event: AgentEvent) -> None:
         """One agent event → what the user sees (one case per event type)."""
         match event:
-            case AgentTextDelta():
-                await self._on_text(event)
             case AgentToolStart():
                 self._on_tool_start(event)
             case AgentToolProgress():
@@ -231,7 +235,8 @@ class TurnRunner:
         self._show(self.parser.flush())
         self.deltas.flush()
 
-    async def _on_text(self, event: AgentTextDelta) -> None:
+    def _on_text(self, event: AgentTextDelta) -> bool:
+        """Shows the delta; True when the turn should let the loop run others now."""
         self._show(self.parser.feed(storable_text(event.text)))
         # An instant model (or a burst of buffered deltas) would hold the loop until
         # the turn ends: let readers and other runs in every millisecond or so, which
@@ -241,12 +246,14 @@ class TurnRunner:
         # callback runs, so a burst would never be seen to last (regression: with an
         # instant model the first event waited for the whole answer).
         now = time.monotonic()
+        pause = False
         if now - self._last_delta > _YIELD_EVERY:
             self._burst_start = now
         elif now - self._burst_start > _YIELD_EVERY:
             self._burst_start = now
-            await asyncio.sleep(0)
+            pause = True
         self._last_delta = now
+        return pause
 
     def _on_tool_start(self, event: AgentToolStart) -> None:
         self._show(self.parser.flush())
