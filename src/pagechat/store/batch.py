@@ -99,11 +99,6 @@ class WriteBatcher:
         try:
             while self._begins or self._checkpoints or self._finishes:
                 begins, self._begins = self._begins, []
-                if begins and (self._checkpoints or self._finishes):
-                    # A turn's start is what its user waits for: it does not wait for
-                    # the answers being saved (150 checkpointed rows, say) as well.
-                    await self._batch(begins, {}, {})
-                    begins = []
                 checkpoints, self._checkpoints = self._checkpoints, {}
                 waiters, self._checkpoint_waiters = self._checkpoint_waiters, []
                 finishes, self._finishes = self._finishes, {}
