@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import MutableMapping
 from typing import Any
 
 from pagechat.protocol import ChatResponsePayload, CompleteEvent, StatusEvent, TextDeltaEvent
@@ -14,12 +15,12 @@ class _Client:
     """An ASGI server's side of one response: what was sent, and a send that can stall."""
 
     def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []
+        self.messages: list[MutableMapping[str, Any]] = []
         self.gone = asyncio.Event()
         self.stall_after: int | None = None
         self.unstall = asyncio.Event()
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: MutableMapping[str, Any]) -> None:
         if self.stall_after is not None and len(self.messages) >= self.stall_after:
             self.stall_after = None
             await self.unstall.wait()  # the socket's buffer is full
