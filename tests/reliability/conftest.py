@@ -218,10 +218,11 @@ def threaded(tmp_path: Path, password_hash: str) -> Iterator[Threaded]:
 # --- leaks ------------------------------------------------------------------------
 
 _INFRASTRUCTURE = frozenset(
-    {"Server.serve", "LifespanOn.main", "_shutdown_watcher", "Approvals._sweep"}
+    {"Server.serve", "LifespanOn.main", "_shutdown_watcher", "_end_on_exit", "Approvals._sweep"}
 )
 """Coroutines of tasks that outlive every request: uvicorn's server and lifespan,
-sse-starlette's one-per-loop shutdown watcher, and the sweep for lapsed approvals."""
+sse-starlette's one-per-loop shutdown watcher and the chat streams' one that listens to
+it, and the sweep for lapsed approvals."""
 
 
 def _qualname(task: asyncio.Task[Any]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from ..protocol import StreamEvent, TextDeltaEvent
 
@@ -69,6 +69,7 @@ class MemoryEventLog(EventLog):
         self._frames: list[bytes] = []
         self._closed = False
         self._waiters: list[asyncio.Future[None]] = []
+        self._listeners: list[Callable[[], None]] = []
 
     def append(self, event: StreamEvent) -> int:
         if self._closed:
@@ -83,6 +84,23 @@ class MemoryEventLog(EventLog):
         self._wake()
 
     @property
+    def frames(self) -> list[bytes]:
+        """Every SSE frame so far, in order (read-only: the log appends to it)."""
+        return self._frames
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        """Call `listener` after every append and at close, in the appender's own call.
+
+        For a reader that can send synchronously (`server/sse.py`): the frame reaches
+        its socket without waking another task. A listener must not raise.
+        """
+        self._listeners.append(listener)
+
+    def unlisten(self, listener: Callable[[], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    @property
     def closed(self) -> bool:
         return self._closed
 
@@ -91,6 +109,10 @@ class MemoryEventLog(EventLog):
         return len(self._frames)
 
     def _wake(self) -> None:
+        for listener in self._listeners:
+            listener()
+        if not self._waiters:
+            return
         waiters, self._waiters = self._waiters, []
         for waiter in waiters:
             if not waiter.done():

@@ -1,24 +1,294 @@
-"""The SSE response of the chat routes: sse-starlette's, minus one cost per chunk.
+"""The SSE response of the chat routes: a run's log, written to the client as it grows.
 
-`EventSourceResponse` sends every chunk inside `anyio.move_on_after(send_timeout)`,
-which opens a cancel scope even when there is no timeout; for a stream of text
-deltas that is a scope per token, about a tenth of the relay's CPU in Python
-(bench/relay_cpu.py). Without a send timeout the chunk is sent directly. A slow
-client still costs nothing unbounded: the run does not wait for its readers, and
-uvicorn applies backpressure per connection.
+Pure ASGI, one task per response (the request's own). sse-starlette's response ran
+four tasks in a task group per answer and resumed three generators per event; here,
+when the run lives in this process (`MemoryEventLog`), the run itself writes each
+frame to a caught-up client as it appends it (`MemoryEventLog.listen`): the send is
+driven synchronously, which it is unless the socket's buffer is full, and then it
+goes on in a task of its own while later frames wait and go out together after it.
+So a token costs one task wake-up (the run's), as a byte-forwarding relay does. A
+log kept elsewhere (another worker's run, read from Redis) is read with `follow_wire`.
+
+Kept from sse-starlette: a keep-alive comment every `ping` seconds, the end of the
+stream when the server shuts down (its exit watcher), and `on_disconnect` when the
+client goes away (the app may stop the run then). A slow client costs nothing
+unbounded: the run does not wait for its readers, and uvicorn applies backpressure
+per connection.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Callable, Coroutine, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
 from sse_starlette import EventSourceResponse
-from starlette.types import Message, Send
+from starlette.responses import Response
+from starlette.types import Message, Receive, Scope, Send
+
+from ..runs.log import EventLog, MemoryEventLog
 
 __all__ = ["EventStream"]
 
+logger = logging.getLogger(__name__)
 
-class EventStream(EventSourceResponse):
-    async def _send_with_timeout(self, send: Send, message: Message) -> None:
-        if self.send_timeout is None:
-            await send(message)
+_SendCoro = Coroutine[Any, Any, None]
+
+
+class EventStream(Response):
+    """`text/event-stream` of `log` after event `after` (the SSE `id:`).
+
+    A `Response` for FastAPI's sake (a route returns it as it is); `__call__` is its own.
+    """
+
+    media_type = "text/event-stream"
+
+    def __init__(
+        self,
+        log: EventLog,
+        after: int = 0,
+        *,
+        headers: Mapping[str, str] | None = None,
+        ping: float = 15.0,
+        on_disconnect: Callable[[], None] | None = None,
+    ) -> None:
+        self.log = log
+        self.after = after
+        self.ping = ping
+        self.on_disconnect = on_disconnect
+        raw = {
+            "content-type": "text/event-stream; charset=utf-8",
+            "cache-control": "no-store",
+            "connection": "keep-alive",
+            "x-accel-buffering": "no",
+        }
+        raw.update({k.lower(): v for k, v in (headers or {}).items()})
+        self.raw_headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in raw.items()]
+        self.status_code = 200
+        self.background = None
+        self.body = b""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send(
+            {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
+        )
+        if scope.get("method", "GET").upper() == "HEAD":
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            return
+        loop = asyncio.get_running_loop()
+        writer = _Writer(send, loop)
+        ending: asyncio.Future[str] = loop.create_future()
+        writer.ended = ending
+        watcher = loop.create_task(_await_disconnect(receive, ending))
+        _live_streams(loop).add(ending)
+        pinger = loop.call_later(self.ping, self._ping, writer, loop) if self.ping > 0 else None
+        writer.pinger = pinger
+        follower: asyncio.Task[None] | None = None
+        log = self.log
+        if isinstance(log, MemoryEventLog):
+            writer.follow_memory(log, self.after)
         else:
-            await super()._send_with_timeout(send, message)
+            follower = loop.create_task(writer.follow_remote(log, self.after))
+        why = "cancelled"
+        try:
+            why = await ending
+        finally:
+            writer.stop()
+            if isinstance(log, MemoryEventLog):
+                log.unlisten(writer.on_append)
+            _live_streams(loop).discard(ending)
+            watcher.cancel()
+            if follower is not None:
+                follower.cancel()
+            if writer.pinger is not None:
+                writer.pinger.cancel()
+            if why in ("disconnect", "cancelled") and self.on_disconnect is not None:
+                self.on_disconnect()
+        if why == "failed" and writer.error is not None:
+            raise writer.error
+        if why == "exit":
+            # The server is shutting down: the client resumes elsewhere (Last-Event-ID).
+            await writer.finish_now()
+
+    def _ping(self, writer: _Writer, loop: asyncio.AbstractEventLoop) -> None:
+        if writer.stopped:
+            return
+        writer.write(b": ping - %s\r\n\r\n" % str(datetime.now(UTC)).encode())
+        writer.pinger = loop.call_later(self.ping, self._ping, writer, loop)
+
+
+class _Writer:
+    """Sends frames in order, synchronously when it can; at most one send in flight."""
+
+    def __init__(self, send: Send, loop: asyncio.AbstractEventLoop) -> None:
+        self._send = send
+        self._loop = loop
+        self._queued: list[bytes] = []
+        self._pending: asyncio.Task[None] | None = None
+        self._log: MemoryEventLog | None = None
+        self._seq = 0
+        self._last_sent = False
+        self.ended: asyncio.Future[str] | None = None
+        self.pinger: asyncio.TimerHandle | None = None
+        self.error: BaseException | None = None
+        self.stopped = False
+
+    # -- what to send ----------------------------------------------------------------
+
+    def follow_memory(self, log: MemoryEventLog, after: int) -> None:
+        self._log = log
+        self._seq = max(0, after)
+        log.listen(self.on_append)
+        self.on_append()  # what is already there, in one write
+
+    def on_append(self) -> None:
+        """The log grew or closed (called by the run, in its own call)."""
+        log = self._log
+        assert log is not None
+        frames = log.frames
+        end = len(frames)
+        if self._seq < end:
+            chunk = frames[self._seq] if end == self._seq + 1 else b"".join(frames[self._seq : end])
+            self._seq = end
+            self.write(chunk)
+        if log.closed:
+            self._end()
+
+    async def follow_remote(self, log: EventLog, after: int) -> None:
+        try:
+            async for chunk in log.follow_wire(after):
+                self.write(chunk)
+            self._end()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a lost Redis, say: the response fails as it would have
+            self._fail(exc)
+
+    # -- sending ---------------------------------------------------------------------
+
+    def write(self, body: bytes) -> None:
+        if self.stopped:
+            return
+        if self._pending is not None:
+            self._queued.append(body)
+            return
+        self._drive({"type": "http.response.body", "body": body, "more_body": True})
+
+    def _end(self) -> None:
+        if self._last_sent or self.stopped:
+            return
+        self._last_sent = True
+        if self._pending is not None:
+            self._queued.append(b"")  # the end, after what waits
+            return
+        self._drive({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def _drive(self, message: Message) -> None:
+        # The send runs here, in the caller's call: ASGI servers complete a body send
+        # without suspending unless the transport is paused.
+        coro: _SendCoro = self._send(message)  # type: ignore[assignment]
+        try:
+            yielded = coro.send(None)
+        except StopIteration:
+            self._sent(message)
+            return
+        except BaseException as exc:
+            self._fail(exc)
+            return
+        self._pending = self._loop.create_task(self._resume(coro, yielded, message))
+
+    async def _resume(self, coro: _SendCoro, yielded: Any, message: Message) -> None:
+        """Goes on with a send that had to wait, as a task would have; then what queued."""
+        try:
+            while True:
+                if yielded is None:
+                    await asyncio.sleep(0)
+                else:
+                    # Only wait: the send reads the future's outcome itself when resumed.
+                    await asyncio.wait((yielded,))
+                yielded = coro.send(None)
+        except StopIteration:
+            pass
+        except asyncio.CancelledError:
+            coro.close()
+            raise
+        except BaseException as exc:
+            coro.close()
+            self._pending = None
+            self._fail(exc)
+            return
+        self._pending = None
+        self._sent(message)
+        if self._queued:
+            queued, self._queued = self._queued, []
+            last = queued[-1] == b""
+            body = b"".join(queued)
+            self._drive({"type": "http.response.body", "body": body, "more_body": not last})
+
+    def _sent(self, message: Message) -> None:
+        if not message.get("more_body", False):
+            self._settle("done")
+
+    def _fail(self, exc: BaseException) -> None:
+        if self.error is None:
+            self.error = exc
+        self._settle("failed")
+
+    def _settle(self, why: str) -> None:
+        self.stopped = True
+        if self.ended is not None and not self.ended.done():
+            self.ended.set_result(why)
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self._pending is not None and self._pending is not asyncio.current_task():
+            self._pending.cancel()
+
+    async def finish_now(self) -> None:
+        """At shutdown: end the response, whatever waits."""
+        if not self._last_sent:
+            self._last_sent = True
+            with contextlib.suppress(Exception):
+                await self._send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _await_disconnect(receive: Receive, ending: asyncio.Future[str]) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            if not ending.done():
+                ending.set_result("disconnect")
+            return
+
+
+# -- server shutdown: one watcher per event loop ends every live stream -------------------
+
+_streams: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[asyncio.Future[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+_watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _live_streams(loop: asyncio.AbstractEventLoop) -> set[asyncio.Future[str]]:
+    streams = _streams.get(loop)
+    if streams is None:
+        streams = _streams[loop] = set()
+    watcher = _watchers.get(loop)
+    if watcher is None or watcher.done():
+        _watchers[loop] = loop.create_task(_end_on_exit(streams), name="pagechat-sse-exit")
+    return streams
+
+
+async def _end_on_exit(streams: set[asyncio.Future[str]]) -> None:
+    # sse-starlette's own watcher (uvicorn's exit flag, AppStatus.should_exit), shared
+    # with any EventSourceResponse of the app.
+    await EventSourceResponse._listen_for_exit_signal()
+    for ending in list(streams):
+        if not ending.done():
+            ending.set_result("exit")

@@ -28,6 +28,7 @@ from ...store.base import (
     NotBranchable,
 )
 from ..deps import ChatServiceDep, CurrentUser
+from ..sse import EventStream
 from .chat import stream_run
 from .conversations import (
     DEFAULT_MESSAGES_PAGE,
@@ -96,7 +97,7 @@ async def regenerate(
     user: CurrentUser,
     chat: ChatServiceDep,
     request: Request,
-) -> EventSourceResponse:
+) -> EventStream:
     """A new answer to the same question, beside this one; streamed like a turn."""
     run = await _start(chat, user, conversation_id, message_id, "regenerate", body.context)
     return stream_run(chat.runs, run, 0, request)
@@ -110,7 +111,7 @@ async def edit(
     user: CurrentUser,
     chat: ChatServiceDep,
     request: Request,
-) -> EventSourceResponse:
+) -> EventStream:
     """The question as edited, beside this one, and its answer; streamed like a turn."""
     run = await _start(
         chat, user, conversation_id, message_id, "edit", body.context, message=body.message
@@ -126,7 +127,7 @@ async def continue_answer(
     user: CurrentUser,
     chat: ChatServiceDep,
     request: Request,
-) -> EventSourceResponse:
+) -> EventStream:
     """Go on with an answer that was stopped or cut off: the new text is appended to it."""
     run = await _start(chat, user, conversation_id, message_id, "continue", body.context)
     return stream_run(chat.runs, run, 0, request)

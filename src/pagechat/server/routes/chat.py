@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request, status
@@ -22,27 +20,14 @@ router = APIRouter(prefix="/api/chat", tags=["chat"])
 _PING_SECONDS = 15
 
 
-async def _stopping_on_disconnect(runs: RunManager, run: Run, after: int) -> AsyncIterator[bytes]:
-    try:
-        async for chunk in run.log.follow_wire(after):
-            yield chunk
-    except asyncio.CancelledError:
-        # The client went away, and the app asked for its run to stop with it.
-        runs.stop_nowait(run)
-        raise
-
-
 def stream_run(runs: RunManager, run: Run, after: int, request: Request) -> EventStream:
-    # The log's own iterator unless a disconnect must stop the run: one generator less
-    # to resume for every event.
-    frames = (
-        _stopping_on_disconnect(runs, run, after)
-        if request.app.state.cancel_on_disconnect
-        else run.log.follow_wire(after)
-    )
+    # The client going away stops the run only when the app asks for that.
+    stop = (lambda: runs.stop_nowait(run)) if request.app.state.cancel_on_disconnect else None
     return EventStream(
-        frames,
+        run.log,
+        after,
         ping=_PING_SECONDS,
+        on_disconnect=stop,
         headers={
             "X-Run-Id": run.id,
             "X-Conversation-Id": run.conversation_id or "",
@@ -59,7 +44,7 @@ def stream_run(runs: RunManager, run: Run, after: int, request: Request) -> Even
 )
 async def stream_chat(
     body: ChatRequest, user: CurrentUser, chat: ChatServiceDep, request: Request
-) -> EventSourceResponse:
+) -> EventStream:
     """Start a turn; the answer streams as SSE (`id:` = event sequence number)."""
     try:
         run = await chat.start(user=user, request=body)
@@ -95,7 +80,7 @@ async def run_events(
     request: Request,
     last_event_id: Annotated[str | None, Header()] = None,
     after: Annotated[str | None, Query(description="Same as Last-Event-ID")] = None,
-) -> EventSourceResponse:
+) -> EventStream:
     """Resume a run: every event after `Last-Event-ID`, then the live ones."""
     run = await _owned_run(runs, run_id, user)
     seq = _parse_event_id(last_event_id if last_event_id is not None else after)
