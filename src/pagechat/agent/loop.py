@@ -166,9 +166,13 @@ async def run_agent_loop(
                 return
             result: ToolResult | None = None
             if reason is not None:
+                needs = (
+                    "runs in the client, which"
+                    if tool is not None and tool.runs_in_client
+                    else "needs the user's approval, which"
+                )
                 result = ToolResult(
-                    f"{call.name} needs the user's approval, which cannot be asked for here; "
-                    "it was not run.",
+                    f"{call.name} {needs} cannot be asked for here; it was not run.",
                     is_error=True,
                 )
             elif decided and decision is not None and decision.result is not None:
