@@ -12,6 +12,12 @@ CUSTOM events, and the run ends with RUN_FINISHED (outcome `success` or
 
 `[[tool:N]]` markers are pagechat's own way to place tool cards in the text, so
 they are left out of the text messages; the tool calls stand in their place.
+
+A call of one of the client's frontend tools (`chat/frontend_tools.py`) ends the run
+with TOOL_CALL_START/ARGS/END, for the client to run; its result resumes the turn in a
+new run, which skips what the client has already seen (pagechat's replay of the answer
+so far, and the call itself). A payload its page declares as a change of the shared
+state (`PayloadConfig.state_key`) is also sent as a STATE_DELTA.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import hashlib
 import json
 import re
 import uuid
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ag_ui.core import (
@@ -32,6 +39,7 @@ from ag_ui.core import (
     RunFinishedInterruptOutcome,
     RunFinishedSuccessOutcome,
     RunStartedEvent,
+    StateDeltaEvent,
     StateSnapshotEvent,
     TextMessageContentEvent,
     TextMessageEndEvent,
@@ -62,13 +70,32 @@ def _id() -> str:
     return uuid.uuid4().hex
 
 
+def _pointer(key: str) -> str:
+    """The JSON Pointer (RFC 6901) of a top-level key."""
+    return "/" + key.replace("~", "~0").replace("/", "~1")
+
+
 class AguiTranslator:
-    def __init__(self, *, thread_id: str, run_id: str) -> None:
+    def __init__(
+        self,
+        *,
+        thread_id: str,
+        run_id: str,
+        frontend_tools: Collection[str] = (),
+        resumed_call: str | None = None,
+        state_keys: Mapping[str, str] | None = None,
+    ) -> None:
         self.thread_id = thread_id
         self.run_id = run_id
         self._text_id: str | None = None
         self._tool_ids: list[str] = []
         self.finished = False
+        self._frontend = frozenset(frontend_tools)
+        self._resumed_call = resumed_call
+        """The frontend tool call whose result (from the client) resumed this run."""
+        self._replaying = resumed_call is not None
+        """A resumed run first replays the answer so far, which the client has already."""
+        self._state_keys = dict(state_keys or {})
 
     def start(self, state: Any) -> list[BaseEvent]:
         return [
@@ -78,6 +105,12 @@ class AguiTranslator:
 
     def translate(self, event: dict[str, Any]) -> list[BaseEvent]:
         kind = event.get("type")
+        if self._replaying or self._is_resumed_call(event):
+            if kind == "tool_start":  # numbered still: tool_complete names calls by index
+                self._tool_ids.append(str(event.get("tool_use_id") or _id()))
+            elif kind == "approval_resolved":
+                self._replaying = False
+            return []
         if kind == "text_delta":
             return self._text(str(event.get("text", "")))
         if kind == "tool_start":
@@ -100,6 +133,8 @@ class AguiTranslator:
             message = str(event.get("message") or "The assistant failed.")
             code = event.get("code")
             return [*self._close_text(), RunErrorEvent(message=message, code=code)]
+        if kind == "approval_requested" and event.get("tool") in self._frontend:
+            return self._frontend_call(event)
         if kind == "approval_requested":
             # AG-UI's own pause: resuming is a new run, as it is in pagechat (the decision route).
             self.finished = True
@@ -130,6 +165,44 @@ class AguiTranslator:
                 ),
             ]
         return []
+
+    def _is_resumed_call(self, event: dict[str, Any]) -> bool:
+        """The client's own call and result, which it holds already."""
+        call = self._resumed_call
+        if call is None:
+            return False
+        if event.get("type") == "tool_start":
+            return event.get("tool_use_id") == call
+        if event.get("type") == "tool_complete":
+            index = int(event.get("index", -1))
+            return 0 <= index < len(self._tool_ids) and self._tool_ids[index] == call
+        return False
+
+    def _frontend_call(self, event: dict[str, Any]) -> list[BaseEvent]:
+        """The client runs this call: told as a tool call, and the run is over."""
+        self.finished = True
+        call_id = str(event.get("tool_use_id") or "")
+        parent = self._text_id
+        return [
+            *self._close_text(),
+            ToolCallStartEvent(
+                tool_call_id=call_id,
+                tool_call_name=str(event.get("tool", "")),
+                parent_message_id=parent,
+            ),
+            ToolCallArgsEvent(tool_call_id=call_id, delta=json.dumps(event.get("input") or {})),
+            ToolCallEndEvent(tool_call_id=call_id),
+            RunFinishedEvent(
+                thread_id=self.thread_id,
+                run_id=self.run_id,
+                result={
+                    "conversation_id": event.get("conversation_id"),
+                    "message_id": event.get("message_id"),
+                    "waiting_for_tool_call": call_id,
+                },
+                outcome=RunFinishedSuccessOutcome(),
+            ),
+        ]
 
     def _text(self, text: str) -> list[BaseEvent]:
         text = _MARKER.sub("", text)
@@ -166,9 +239,15 @@ class AguiTranslator:
 
     def _complete(self, payload: dict[str, Any]) -> list[BaseEvent]:
         self.finished = True
-        events: list[BaseEvent] = [
-            CustomEvent(name="pagechat.payload", value=p) for p in payload.get("payloads") or []
+        payloads = [p for p in payload.get("payloads") or [] if isinstance(p, dict)]
+        events: list[BaseEvent] = [CustomEvent(name="pagechat.payload", value=p) for p in payloads]
+        delta = [
+            {"op": "add", "path": _pointer(self._state_keys[p["type"]]), "value": p.get("data")}
+            for p in payloads
+            if p.get("type") in self._state_keys
         ]
+        if delta:
+            events.append(StateDeltaEvent(delta=delta))
         for key in ("suggested_values", "suggested_actions"):
             if payload.get(key):
                 events.append(CustomEvent(name=f"pagechat.{key}", value=payload[key]))

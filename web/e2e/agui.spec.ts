@@ -67,7 +67,7 @@ test("a tool call comes with its arguments and its result", async () => {
   expect(progress).toBeGreaterThan(0);
 });
 
-test("a proposal arrives as a custom payload event", async () => {
+test("a proposal arrives as a custom payload event and a state delta", async () => {
   const a = agent();
   const { events } = await run(a, "make a payload");
   const payloads = events.filter(
@@ -75,6 +75,49 @@ test("a proposal arrives as a custom payload event", async () => {
       e.type === EventType.CUSTOM && (e as { name?: string }).name === "pagechat.payload",
   );
   expect(payloads.map((p) => p.value.type)).toEqual(["project_proposal"]);
+  // The demo page declares its proposal a change of the shared state: a STATE_DELTA the client applied.
+  expect(events.map((e) => e.type)).toContain(EventType.STATE_DELTA);
+  expect((a.state as { proposal?: { name: string } }).proposal?.name).toBe("Renamed by the assistant");
+});
+
+test("a frontend tool's call goes to the client, and its result finishes the same answer", async () => {
+  const a = agent();
+  const tools = [
+    {
+      name: "read_field",
+      description: "Read a field of the form on the user's screen.",
+      parameters: { type: "object", properties: { field: { type: "string" } }, required: ["field"] },
+    },
+  ];
+  a.addMessage({ id: randomUUID(), role: "user", content: "ask the frontend for the title" });
+  const first = await a.runAgent({ tools });
+  const call = a.messages
+    .flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []))
+    .find((c) => c.function.name === "read_field");
+  expect(call).toBeDefined();
+  expect(JSON.parse(call?.function.arguments ?? "{}")).toEqual({ field: "title" });
+  expect((first.result as { waiting_for_tool_call: string }).waiting_for_tool_call).toBe(call?.id);
+  expect(a.messages.some((m) => m.role === "tool")).toBe(false);
+
+  // The client runs its tool and sends the result with its next run.
+  a.addMessage({ id: randomUUID(), role: "tool", toolCallId: call?.id ?? "", content: "Apollo" });
+  const second = await a.runAgent({ tools });
+  expect(a.messages.at(-1)?.content).toBe("The page says the title is Apollo.");
+  const texts = a.messages.filter((m) => m.role === "assistant" && m.content).map((m) => m.content);
+  expect(texts).toEqual(["Asking the page.", "The page says the title is Apollo."]);
+
+  // One stored answer, with the client's result as its tool's output.
+  const conversationId = (second.result as { conversation_id: string }).conversation_id;
+  const r = await fetch(`${baseUrl()}/api/conversations/${conversationId}`, {
+    headers: { Authorization: `Bearer ${TOKEN}` },
+  });
+  const detail = (await r.json()) as {
+    messages: { status: string; content: string; tool_history: { output: string }[] }[];
+  };
+  const answer = detail.messages.at(-1);
+  expect(answer?.status).toBe("complete");
+  expect(answer?.content).toBe("Asking the page.[[tool:0]]The page says the title is Apollo.");
+  expect(answer?.tool_history[0]?.output).toBe("Apollo");
 });
 
 test("aborting the run stops the answer on the server", async () => {

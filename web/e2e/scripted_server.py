@@ -13,6 +13,7 @@ The model's reply depends on keywords in the last user message:
   think     a pause before the text                      error  the model fails after some text
   cutoff    text cut off by the output limit (max_tokens)
   approve   a call of `delete_demo`, which needs the user's approval; then what came of it
+  frontend  a call of `read_field`, the AG-UI client's own tool; then what the client answered
   regen     "Version N of the answer.", N counting up (regenerate)
   an unfinished answer last (Continue): the rest of it
   anything else: an echo
@@ -173,6 +174,7 @@ register_page(
             "PROJECT_PROPOSAL:",
             "Propose changes to the project as PROJECT_PROPOSAL: {json}.",
             schema={"type": "object"},
+            state_key="proposal",
         )
     ],
     client_actions=[ClientAction("set_priority", "Set the project's priority.", ("priority",))],
@@ -339,6 +341,17 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
     text, after_tools = _last_user(request)
     if raw.startswith("xss "):
         return _xss_reply(raw, after_tools)
+    if "frontend" in text:
+        # read_field is the AG-UI client's own tool (agui.spec.ts): the client runs it.
+        if after_tools:
+            result = next(
+                r
+                for m in reversed(request.messages)
+                if isinstance(m, ToolResultsTurn)
+                for r in m.results
+            )
+            return [f"The page says the title is {result.content}."]
+        return ["Asking the page.", tool_call("read_field", {"field": "title"})]
     if "fail" in text:
         if after_tools:
             return ["The tool failed, sorry."]

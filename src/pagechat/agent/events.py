@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ..models.base import StopReason, TokenUsage
 from ..models.errors import ProviderErrorKind
@@ -75,6 +75,8 @@ class AgentApprovalRequested:
     tool_input: dict[str, Any]
     reason: str
     state: LoopState
+    kind: Literal["approval", "frontend_tool"] = "approval"
+    """`frontend_tool`: the call waits for the client to run it, not for a decision."""
 
 
 @dataclass(frozen=True, slots=True)

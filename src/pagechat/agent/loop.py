@@ -154,15 +154,29 @@ async def run_agent_loop(
                 state = LoopState(
                     tuple(history), iteration, usage, text, tuple(calls), tuple(results)
                 )
-                yield AgentApprovalRequested(call.name, call.id, call.input, reason, state)
+                client = tool is not None and tool.runs_in_client
+                yield AgentApprovalRequested(
+                    call.name,
+                    call.id,
+                    call.input,
+                    reason,
+                    state,
+                    "frontend_tool" if client else "approval",
+                )
                 return
             result: ToolResult | None = None
             if reason is not None:
+                needs = (
+                    "runs in the client, which"
+                    if tool is not None and tool.runs_in_client
+                    else "needs the user's approval, which"
+                )
                 result = ToolResult(
-                    f"{call.name} needs the user's approval, which cannot be asked for here; "
-                    "it was not run.",
+                    f"{call.name} {needs} cannot be asked for here; it was not run.",
                     is_error=True,
                 )
+            elif decided and decision is not None and decision.result is not None:
+                result = decision.result
             elif decided and decision is not None and not decision.approved:
                 result = ToolResult(denied_result(call.name, decision.note), is_error=True)
             if decided:

@@ -20,6 +20,7 @@ from ..models.base import (
     ToolResultsTurn,
     UserTurn,
 )
+from ..tools.types import ToolResult
 
 __all__ = ["LoopResume", "LoopState", "denied_result"]
 
@@ -72,6 +73,9 @@ class LoopResume:
     approved: bool
     note: str | None = None
     """The user's reason for denying, or why the request lapsed; told to the model."""
+    result: ToolResult | None = None
+    """The waiting call's result when it ran elsewhere (a frontend tool the client ran),
+    or what the model reads because it never came; it is used as is, nothing is run."""
 
 
 def denied_result(tool: str, note: str | None) -> str:

@@ -39,6 +39,7 @@ from ..store import approvals as rows
 from ..store.approvals import ApprovalDecided, ApprovalNotFound, ClaimedApproval
 from ..store.base import AssistantRecord
 from ..store.tables import utcnow
+from .frontend_tools import frontend_result
 
 __all__ = [
     "ApprovalDecided",
@@ -70,7 +71,10 @@ class PausedTurn:
         self.usage = Usage(input_tokens=int(usage[0]), output_tokens=int(usage[1]))
         approval = claimed.approval
         self.resume = LoopResume(
-            LoopState.from_json(state["loop"]), approval.status == "approved", approval.note
+            LoopState.from_json(state["loop"]),
+            approval.status == "approved",
+            approval.note,
+            result=frontend_result(claimed),
         )
 
 
@@ -132,6 +136,7 @@ class Approvals:
                 reason=event.reason,
                 expires_at=expires_at,
                 state=state,
+                kind=event.kind,
             )
         await finish(record)
         run.emit(

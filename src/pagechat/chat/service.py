@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from opentelemetry.trace import Tracer
@@ -26,10 +27,12 @@ from ..quotas import Quotas
 from ..runs import Draining, Run, RunManager, RunObserver
 from ..store.base import BranchKind, ChatStore, TurnIds
 from ..store.users import get_user, principal_of
+from ..tools.types import ToolConfig
 from ..tracing import RunTracer
 from .approvals import ApprovalPending, Approvals, PausedTurn, replay_events
 from .checkpoints import Checkpointer
 from .config import ChatConfig
+from .frontend_tools import offer_frontend_tools
 from .turn import TurnRunner, TurnState, tool_context
 
 __all__ = ["ChatConfig", "ChatService"]
@@ -94,13 +97,20 @@ class ChatService:
     def model(self) -> Model:
         return self._model if isinstance(self._model, Model) else self._model()
 
-    async def start(self, *, user: Principal, request: ChatRequest) -> Run:
+    async def start(
+        self,
+        *,
+        user: Principal,
+        request: ChatRequest,
+        frontend_tools: Sequence[ToolConfig] = (),
+    ) -> Run:
         """Store the user message and start the run.
 
-        Raises ConversationNotFound, QuotaExceeded (before anything is stored), and
-        Draining when the server is shutting down.
+        `frontend_tools` are offered besides the page's (`chat/frontend_tools.py`).
+        Raises ConversationNotFound, QuotaExceeded, FrontendToolError (before anything is
+        stored), and Draining when the server is shutting down.
         """
-        setup = self._prepare(user, request.context)
+        setup = self._prepare(user, request.context, frontend_tools)
         run_id = await self._admit(user, request.message)
         async with self._releasing_on_error(user, run_id):
             earlier = (
@@ -178,22 +188,34 @@ class ChatService:
         )
         return self._launch(user, run_id, turn, context, messages)
 
-    async def resume_turn(self, user: Principal, paused: PausedTurn, run_id: str) -> Run:
+    async def resume_turn(
+        self,
+        user: Principal,
+        paused: PausedTurn,
+        run_id: str,
+        *,
+        extra_tools: Sequence[ToolConfig] = (),
+    ) -> Run:
         """Go on with a turn paused for approval, in the run `run_id` (chat/approvals.py).
 
         The run first replays the answer so far, so it folds like one run. It is not
-        admitted against quotas again: the turn was, when it started.
+        admitted against quotas again: the turn was, when it started. `extra_tools`: the
+        client's frontend tools, when its result resumes the turn.
         """
         claimed = paused.claimed
         setup = prepare_turn(
             paused.context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
         )
+        if extra_tools:
+            tools = offer_frontend_tools(setup.tools, extra_tools, strict=False)
+            setup = replace(setup, tools=tools)
         ids = TurnIds(claimed.conversation_id, "", claimed.message_id)
         turn = TurnState(ids, setup, question=paused.message, resume=paused.resume)
         turn.text.append(paused.content)
         turn.tool_history.extend(paused.tool_history)
         turn.usage = TokenUsage(paused.usage.input_tokens, paused.usage.output_tokens)
-        turn.approvals[claimed.tool_use_id] = claimed.approval
+        if claimed.kind == "approval":
+            turn.approvals[claimed.tool_use_id] = claimed.approval
 
         async def body(run: Run) -> None:
             for event in replay_events(paused):
@@ -209,12 +231,20 @@ class ChatService:
         if self.approvals is not None and await self.approvals.has_pending(conversation_id):
             raise ApprovalPending("Approve or deny the pending request first.")
 
-    def _prepare(self, user: Principal, context: dict[str, Any]) -> TurnSetup:
+    def _prepare(
+        self,
+        user: Principal,
+        context: dict[str, Any],
+        frontend_tools: Sequence[ToolConfig] = (),
+    ) -> TurnSetup:
         if self.runs.draining:
             raise Draining("The server is restarting; try again in a moment.")
-        return prepare_turn(
+        setup = prepare_turn(
             context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
         )
+        if frontend_tools:
+            setup = replace(setup, tools=offer_frontend_tools(setup.tools, frontend_tools))
+        return setup
 
     async def _admit(self, user: Principal, message: str) -> str:
         run_id = uuid.uuid4().hex

@@ -38,6 +38,13 @@ class McpServer:
     connect_timeout: float = 15.0
     """Seconds to wait for the server to be ready before a call is answered as unavailable."""
     prefix: str = ""
+    require_approval: bool | tuple[str, ...] = False
+    """Ask the user before each call (chat/approvals.py): True for every tool of the
+    server, or the names (as the server gives them, before `prefix`) of those that need it."""
+
+    def needs_approval(self, tool: str) -> bool:
+        required = self.require_approval
+        return required if isinstance(required, bool) else tool in required
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -48,6 +55,15 @@ class McpServer:
             raise McpConfigError(f"MCP server {self.name!r}: the url must be http(s)")
         if self.timeout <= 0 or self.connect_timeout <= 0:
             raise McpConfigError(f"MCP server {self.name!r}: timeouts must be positive")
+        if not isinstance(self.require_approval, bool):
+            if isinstance(self.require_approval, str) or not all(
+                isinstance(t, str) for t in self.require_approval
+            ):
+                raise McpConfigError(
+                    f"MCP server {self.name!r}: requireApproval must be true, false "
+                    "or a list of tool names"
+                )
+            object.__setattr__(self, "require_approval", tuple(self.require_approval))
 
 
 def _server(name: str, raw: Any) -> McpServer:
@@ -62,6 +78,11 @@ def _server(name: str, raw: Any) -> McpServer:
             isinstance(k, str) and isinstance(v, str) for k, v in value.items()
         ):
             raise McpConfigError(f"MCP server {name!r}: {key} must map strings to strings")
+    approval = raw.get("requireApproval", False)
+    if not isinstance(approval, bool | list):
+        raise McpConfigError(
+            f"MCP server {name!r}: requireApproval must be true, false or a list of tool names"
+        )
     try:
         return McpServer(
             name=name,
@@ -74,6 +95,7 @@ def _server(name: str, raw: Any) -> McpServer:
             timeout=float(raw.get("timeout", 60.0)),
             connect_timeout=float(raw.get("connectTimeout", 15.0)),
             prefix=str(raw.get("prefix", "")),
+            require_approval=approval if isinstance(approval, bool) else tuple(approval),
         )
     except (TypeError, ValueError) as exc:
         if isinstance(exc, McpConfigError):
@@ -82,7 +104,8 @@ def _server(name: str, raw: Any) -> McpServer:
 
 
 def load_mcp_config(path: Path) -> list[McpServer]:
-    """Read `{"mcpServers": {name: {command, args, env} | {url, headers}}}`."""
+    """Read `{"mcpServers": {name: {command, args, env} | {url, headers}}}` (with
+    `timeout`, `connectTimeout`, `prefix` and `requireApproval` besides)."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -6,6 +6,11 @@ lists the tools, then waits; calls from runs use the open session, and a call
 that finds the connection broken wakes the owner, which closes the session in
 its own task and opens a new one (with backoff). Closing the app sets
 `_closing` and the owner leaves the session the way it entered it.
+
+A server whose tools change says so (`notifications/tools/list_changed`): a watcher
+task of the session re-lists them and the registry is updated. On the 2026 protocol the
+SDK delivers it through a `subscriptions/listen` stream, which the watcher opens and
+closes in its own task; on earlier ones it arrives at the session's message handler.
 """
 
 from __future__ import annotations
@@ -20,10 +25,11 @@ from typing import Any
 import httpx2
 from mcp import Client, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.client.subscriptions import ListenNotSupportedError
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, Implementation, Tool
+from mcp.types import CallToolResult, Implementation, Tool, ToolListChangedNotification
 
 from .config import McpServer
 
@@ -57,6 +63,8 @@ class McpConnection:
         self._ready = asyncio.Event()
         self._broken = asyncio.Event()
         self._closing = False
+        self._tools_changed = asyncio.Event()
+        """Set by a `notifications/tools/list_changed` of the earlier protocols."""
         self._owner: asyncio.Task[None] | None = None
         self.connects = 0
         """How many times a session was opened: 1 at start, +1 per reconnect."""
@@ -140,7 +148,37 @@ class McpConnection:
             transport,
             cache=None,
             client_info=Implementation(name="pagechat", version=version("pagechat")),
+            message_handler=self._on_message,
         )
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(getattr(message, "root", message), ToolListChangedNotification):
+            self._tools_changed.set()
+
+    async def _watch_tools(self, client: Client) -> None:
+        """Re-list the tools whenever the server says they changed (until cancelled)."""
+        try:
+            async with client.listen(tools_list_changed=True) as changes:
+                async for _change in changes:
+                    await self._relist(client)
+            return
+        except ListenNotSupportedError:
+            pass
+        except Exception as exc:  # a lost stream: calls find out whether the session is
+            logger.warning("MCP server %s: no tool change events: %s", self.name, _describe(exc))
+            return
+        while True:
+            await self._tools_changed.wait()
+            self._tools_changed.clear()
+            await self._relist(client)
+
+    async def _relist(self, client: Client) -> None:
+        try:
+            tools = await _list_tools(client)
+        except Exception as exc:
+            logger.warning("MCP server %s: re-listing tools failed: %s", self.name, _describe(exc))
+            return
+        self._on_tools(self, tools)
 
     async def _own(self) -> None:
         delay = _BACKOFF_FIRST
@@ -155,7 +193,14 @@ class McpConnection:
                     self._broken.clear()
                     self._ready.set()
                     delay = _BACKOFF_FIRST
-                    await self._broken.wait()
+                    watcher = asyncio.create_task(
+                        self._watch_tools(client), name=f"mcp-{self.name}-tools"
+                    )
+                    try:
+                        await self._broken.wait()
+                    finally:
+                        watcher.cancel()
+                        await asyncio.gather(watcher, return_exceptions=True)
             except Exception as exc:
                 if not self._closing:
                     logger.warning("MCP server %s failed: %s", self.name, _describe(exc))

@@ -104,7 +104,15 @@ def _tool_config(connection: McpConnection, tool: Tool) -> ToolConfig | None:
         async for item in _call(connection, tool.name, params):
             yield item
 
-    return ToolConfig(name, description, schema, execute, timeout=server.timeout)
+    return ToolConfig(
+        name,
+        description,
+        schema,
+        execute,
+        timeout=server.timeout,
+        requires_approval=server.needs_approval(tool.name),
+        approval_reason=f"Runs {tool.name} on the MCP server {server.name}.",
+    )
 
 
 async def _call(connection: McpConnection, tool: str, params: dict[str, Any]) -> AsyncIterator[Any]:

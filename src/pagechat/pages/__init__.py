@@ -33,7 +33,7 @@ from .config import (
     ServerActionHandler,
     TabConfig,
 )
-from .context import CONTEXT_FAILED_NOTE
+from .context import CLIENT_CONTEXT_KEY, CONTEXT_FAILED_NOTE
 from .neutralize import neutralize_tool_markers
 from .parse import PageRef, ParsedReply, ReplyParser, parse_reply
 from .prompt import DEFAULT_BASE_INSTRUCTIONS
@@ -52,6 +52,7 @@ from .turn import TurnSetup, prepare_turn
 
 __all__ = [
     "CHART_PAYLOAD",
+    "CLIENT_CONTEXT_KEY",
     "CLOSE_CHAT",
     "CONTEXT_FAILED_NOTE",
     "DEFAULT_BASE_INSTRUCTIONS",

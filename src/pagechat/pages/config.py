@@ -49,6 +49,8 @@ class PayloadConfig:
 
     `schema` (JSON Schema) validates the data; `None` accepts any JSON.
     `relevant_tabs` limits the payload to those tabs; `None` offers it on all.
+    `state_key` declares the payload a change of the page's shared state: AG-UI
+    clients get a STATE_DELTA setting that top-level key to the payload's data.
     """
 
     type: str
@@ -56,6 +58,7 @@ class PayloadConfig:
     llm_instructions: str
     schema: dict[str, Any] | None = None
     relevant_tabs: tuple[str, ...] | None = None
+    state_key: str | None = None
 
     def __post_init__(self) -> None:
         if not self.type:
@@ -65,6 +68,8 @@ class PayloadConfig:
             raise ValueError(f"{self.parse_marker!r} is reserved")
         if self.schema is not None:
             jsonschema.validators.validator_for(self.schema).check_schema(self.schema)
+        if self.state_key is not None and not self.state_key:
+            raise ValueError("a payload's state_key must not be empty")
         if self.relevant_tabs is not None and not isinstance(self.relevant_tabs, tuple):
             object.__setattr__(self, "relevant_tabs", tuple(self.relevant_tabs))
 

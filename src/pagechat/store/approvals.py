@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import ForeignKey, Index, String, Text, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -27,10 +27,16 @@ __all__ = [
     "ClaimedApproval",
     "claim_decision",
     "claim_expired",
+    "claim_frontend_result",
     "create_approval",
     "has_pending",
     "pending_by_message",
+    "pending_frontend_call",
 ]
+
+
+ApprovalKind = Literal["approval", "frontend_tool"]
+"""What the paused turn waits for: the user's decision, or an AG-UI client's tool result."""
 
 
 class ApprovalNotFound(LookupError):
@@ -64,6 +70,10 @@ class Approval(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime | None] = mapped_column()
     decided_at: Mapped[datetime | None] = mapped_column()
+    kind: Mapped[str] = mapped_column(String(16), default="approval", server_default="approval")
+    """`approval`, or `frontend_tool`: the call waits for the AG-UI client to run it."""
+    result: Mapped[dict[str, Any] | None] = mapped_column()
+    """A frontend tool's result as the client sent it: `{text, is_error}`."""
 
 
 def _public(row: Approval) -> ApprovalPublic:
@@ -90,6 +100,8 @@ class ClaimedApproval:
     state: dict[str, Any]
     run_id: str
     """The run that goes on with the turn (already the answer's `run_id`)."""
+    kind: ApprovalKind = "approval"
+    result: dict[str, Any] | None = None
 
 
 def _claimed(row: Approval, run_id: str) -> ClaimedApproval:
@@ -101,6 +113,8 @@ def _claimed(row: Approval, run_id: str) -> ClaimedApproval:
         tool_use_id=row.tool_use_id,
         state=row.state,
         run_id=run_id,
+        kind="frontend_tool" if row.kind == "frontend_tool" else "approval",
+        result=row.result,
     )
 
 
@@ -116,8 +130,10 @@ async def create_approval(
     reason: str,
     expires_at: datetime | None,
     state: dict[str, Any],
+    kind: ApprovalKind = "approval",
 ) -> ApprovalPublic:
     row = Approval(
+        kind=kind,
         id=uuid.uuid4().hex,
         owner_id=owner_id,
         conversation_id=conversation_id,
@@ -165,12 +181,13 @@ async def _claim(
     status: ApprovalStatus,
     note: str | None,
     run_id: str,
+    result: dict[str, Any] | None = None,
 ) -> ClaimedApproval | None:
     """Decide `row` if it is still pending and its answer still waits; None if it lost."""
     decided = await session.execute(
         update(Approval)
         .where(Approval.id == row.id, Approval.status == "pending")
-        .values(status=status, note=note, decided_at=utcnow())
+        .values(status=status, note=note, decided_at=utcnow(), result=result)
         .execution_options(synchronize_session=False)
     )
     if decided.rowcount != 1:  # type: ignore[attr-defined]
@@ -200,7 +217,12 @@ async def claim_decision(
     """Record the user's decision; raises ApprovalNotFound, or ApprovalDecided when it
     was decided (or lapsed) already. The caller commits, then resumes the turn."""
     row = await session.scalar(
-        select(Approval).where(Approval.id == approval_id, Approval.owner_id == owner_id)
+        select(Approval).where(
+            Approval.id == approval_id,
+            Approval.owner_id == owner_id,
+            # A frontend tool's call is answered by its client's result, never decided here.
+            Approval.kind == "approval",
+        )
     )
     if row is None:
         raise ApprovalNotFound(approval_id)
@@ -235,3 +257,55 @@ async def claim_expired(
         if claimed is not None:
             won.append(claimed)
     return won
+
+
+async def pending_frontend_call(
+    *, session: AsyncSession, owner_id: str, conversation_id: str
+) -> str | None:
+    """The tool call id a paused turn of this conversation waits for its client to run."""
+    return await session.scalar(
+        select(Approval.tool_use_id)
+        .where(
+            Approval.owner_id == owner_id,
+            Approval.conversation_id == conversation_id,
+            Approval.kind == "frontend_tool",
+            Approval.status == "pending",
+        )
+        .limit(1)
+    )
+
+
+async def claim_frontend_result(
+    *,
+    session: AsyncSession,
+    owner_id: str,
+    conversation_id: str,
+    tool_use_id: str,
+    result: dict[str, Any],
+    run_id: str,
+) -> ClaimedApproval:
+    """Record the client's result of a frontend tool call (status `approved`: it ran);
+    raises ApprovalNotFound (no such call of this user's conversation) or ApprovalDecided
+    (answered already, or lapsed). The caller commits, then resumes the turn."""
+    row = await session.scalar(
+        select(Approval).where(
+            Approval.owner_id == owner_id,
+            Approval.conversation_id == conversation_id,
+            Approval.tool_use_id == tool_use_id,
+            Approval.kind == "frontend_tool",
+        )
+    )
+    if row is None:
+        raise ApprovalNotFound(tool_use_id)
+    claimed = await _claim(
+        session,
+        row,
+        status="approved",
+        note="The client returned the result.",
+        run_id=run_id,
+        result=result,
+    )
+    if claimed is None:
+        await session.rollback()
+        raise ApprovalDecided(tool_use_id)
+    return claimed

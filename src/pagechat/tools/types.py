@@ -74,6 +74,9 @@ class ToolConfig:
     input says so. The turn pauses until they approve or deny (`pagechat.chat.approvals`)."""
     approval_reason: str | Callable[[dict[str, Any]], str] | None = None
     """The short reason the approval card shows; default: the description's first sentence."""
+    runs_in_client: bool = False
+    """A frontend tool (AG-UI): the client runs it, not the server. The loop stops before
+    each call as it does for approval; the client's result resumes it (chat/frontend_tools.py)."""
 
     def approval_needed(self, params: dict[str, Any]) -> str | None:
         """The reason to ask before running with these (already validated) `params`, or None."""

@@ -56,6 +56,23 @@ async def hang() -> str:
     return "unreachable"
 
 
+def extra(text: str) -> str:
+    """Added by `grow`."""
+    return f"extra: {text}"
+
+
+@server.tool()
+async def grow(ctx: Context) -> str:
+    """Adds the tool `extra` and tells the client its tools changed."""
+    server.add_tool(extra)
+    await ctx.notify_tools_changed()  # the 2026 protocol: subscriptions/listen
+    try:
+        await ctx.session.send_tool_list_changed()  # the earlier ones
+    except Exception as exc:
+        _note(f"no legacy notification: {type(exc).__name__}")
+    return "grown"
+
+
 @server.tool()
 def crash() -> str:
     """Kills the server process."""

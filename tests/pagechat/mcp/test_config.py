@@ -33,7 +33,7 @@ def test_the_claude_desktop_format_is_read(tmp_path: Path) -> None:
             "mcpServers": {
                 "time": {"command": "uvx", "args": ["mcp-server-time"], "env": {"TZ": "UTC"}},
                 "docs": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "x"},
-                         "timeout": 5, "prefix": "docs_"},
+                         "timeout": 5, "prefix": "docs_", "requireApproval": ["delete"]},
             }
         },
     )  # fmt: skip
@@ -47,6 +47,9 @@ def test_the_claude_desktop_format_is_read(tmp_path: Path) -> None:
         5.0,
         "docs_",
     )
+    assert (time.needs_approval("get_time"), docs.needs_approval("delete")) == (False, True)
+    assert not docs.needs_approval("search")
+    assert McpServer(name="all", command="x", require_approval=True).needs_approval("any")
 
 
 @pytest.mark.parametrize(
@@ -61,6 +64,8 @@ def test_the_claude_desktop_format_is_read(tmp_path: Path) -> None:
         ({"mcpServers": {"a b": {"command": "x"}}}, "use 1-32 letters"),
         ({"mcpServers": {"a": {"command": "x", "timeout": 0}}}, "timeouts must be positive"),
         ({"mcpServers": {"a": {"command": "x", "timeout": "soon"}}}, "could not convert"),
+        ({"mcpServers": {"a": {"command": "x", "requireApproval": "add"}}}, "requireApproval must"),
+        ({"mcpServers": {"a": {"command": "x", "requireApproval": [1]}}}, "requireApproval must"),
     ],
 )
 def test_a_bad_config_says_what_is_wrong(tmp_path: Path, document: object, message: str) -> None:

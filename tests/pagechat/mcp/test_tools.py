@@ -129,7 +129,7 @@ async def test_http_server_with_headers_streams_progress(
     )
     await mcp.start()
     try:
-        assert mcp.tool_names("remote") == {"r_add", "r_slow", "r_hang", "r_crash"}
+        assert mcp.tool_names("remote") == {"r_add", "r_slow", "r_hang", "r_grow", "r_crash"}
         h.script(
             [
                 tool_call("r_add", {"a": 2, "b": 3}, id="t1"),
@@ -216,3 +216,29 @@ async def test_a_crashed_server_is_a_tool_error_and_comes_back(h: Harness, log: 
         assert _starts(log) == 2
     finally:
         await mcp.aclose()
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_a_servers_new_tools_join_the_registry_when_it_says_they_changed(
+    h: Harness, log: Path, http_server: str, transport: str
+) -> None:
+    server = (
+        _stdio(log)
+        if transport == "stdio"
+        else McpServer(name="test", url=http_server, headers={"X-Test-Key": "sesame"})
+    )
+    mcp = McpTools([server])
+    await mcp.start()
+    try:
+        assert "extra" not in mcp.tool_names("test")
+        h.script([tool_call("grow", {}, id="t1")], ["Grown."])
+        await h.chat()
+
+        await _until(lambda: "extra" in mcp.tool_names("test"), "the tool list re-read")
+        h.script([tool_call("extra", {"text": "hi"}, id="t2")], ["Used it."])
+        _, fs = await h.chat()
+    finally:
+        await mcp.aclose()
+    done = next(f.event for f in fs if f.type == "tool_complete")
+    assert (done["output"], done["is_error"]) == ("extra: hi", False)
+    assert server.name in {c.name for c in mcp.connections if c.connects == 1}, "no reconnect"

@@ -3,6 +3,11 @@
 The run is pagechat's own (stored, with the page context, under the same
 authentication); only the wire is AG-UI's. The client aborting its request
 stops the run on the server, as Stop does in the tray.
+
+The client's frontend tools (`tools`) are offered to the model; a run whose messages
+end with `tool` messages brings the result of the call its thread waits for, and
+resumes that turn (`chat/frontend_tools.py`). `context` entries join the page context
+as client-supplied data; `forwardedProps` is not read (docs/interop.md).
 """
 
 from __future__ import annotations
@@ -12,17 +17,32 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from ag_ui.core import RunAgentInput, UserMessage
+from ag_ui.core import RunAgentInput, ToolMessage, UserMessage
 from ag_ui.encoder import EventEncoder
 from fastapi import APIRouter, HTTPException, Path, Request, status
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse
 
 from ...agui import AguiTranslator, conversation_for_thread
-from ...pages import get_page
+from ...chat.approvals import ApprovalPending
+from ...chat.frontend_tools import (
+    MAX_RESULT_CHARS,
+    FrontendResultRefused,
+    FrontendToolError,
+    answer_frontend_call,
+    check_frontend_tools,
+    frontend_tool,
+    offer_frontend_tools,
+    waiting_frontend_call,
+)
+from ...chat.service import ChatService
+from ...identity import Principal
+from ...pages import CLIENT_CONTEXT_KEY, get_page, prepare_turn
 from ...protocol import ChatRequest
 from ...runs import Run, RunManager
 from ...store.base import ConversationNotFound
+from ...tools.types import ToolConfig, ToolResult
 from ..deps import ChatServiceDep, CurrentUser
 
 __all__ = ["router"]
@@ -34,15 +54,61 @@ _PING_SECONDS = 15
 PageName = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.-]{1,100}$")]
 
 
+def _unprocessable(detail: str) -> HTTPException:
+    return HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail)
+
+
+def _frontend_tools(body: RunAgentInput) -> list[ToolConfig]:
+    try:
+        tools = [frontend_tool(t.name, t.description, t.parameters) for t in body.tools or []]
+        check_frontend_tools(tools)
+    except FrontendToolError as exc:
+        raise _unprocessable(str(exc)) from None
+    return tools
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(str(getattr(part, "text", "")) for part in content)
+
+
+def _tool_results(body: RunAgentInput) -> dict[str, ToolResult]:
+    """The `tool` messages the thread ends with: the client's results of frontend calls."""
+    results: dict[str, ToolResult] = {}
+    for message in reversed(body.messages):
+        if not isinstance(message, ToolMessage):
+            break
+        text = _text_of(message.content)
+        if message.error:
+            text = f"{text}\n{message.error}" if text else message.error
+        if len(text) > MAX_RESULT_CHARS:
+            raise _unprocessable(
+                f"The result of tool call {message.tool_call_id[:80]!r} exceeds "
+                f"{MAX_RESULT_CHARS:,} characters"
+            )
+        results.setdefault(message.tool_call_id, ToolResult(text, is_error=bool(message.error)))
+    return results
+
+
+def _context(body: RunAgentInput, page: str) -> dict[str, Any]:
+    """The page context: the state, the page, and the client's context entries (as data)."""
+    if body.state is not None and not isinstance(body.state, dict):
+        raise _unprocessable("The state must be a JSON object: it is the page's context")
+    context: dict[str, Any] = {**(body.state or {}), "current_page": page}
+    context.pop(CLIENT_CONTEXT_KEY, None)  # only `context` below fills it
+    if body.context:
+        context[CLIENT_CONTEXT_KEY] = [
+            {"description": c.description, "value": c.value} for c in body.context
+        ]
+    return context
+
+
 def _last_user_text(body: RunAgentInput) -> str:
     for message in reversed(body.messages):
         if isinstance(message, UserMessage):
-            if isinstance(message.content, str):
-                return message.content
-            return "".join(str(getattr(part, "text", "")) for part in message.content)
-    raise HTTPException(
-        status.HTTP_422_UNPROCESSABLE_CONTENT, "The run needs a user message to answer"
-    )
+            return _text_of(message.content)
+    raise _unprocessable("The run needs a user message to answer")
 
 
 async def _events(
@@ -68,27 +134,39 @@ async def agui_run(
     user: CurrentUser,
     chat: ChatServiceDep,
     request: Request,
-) -> EventSourceResponse:
-    """Answer the thread's last user message, streaming AG-UI events (SSE)."""
-    get_page(page)  # before anything is stored: a page nobody registered is 400 (UnknownPage)
-    text = _last_user_text(body)
-    state = body.state if isinstance(body.state, dict) else {}
+) -> Response:
+    """Answer the thread's last user message, or go on with the turn that waits for the
+    result its `tool` messages bring; streaming AG-UI events (SSE)."""
+    # Before anything is stored: a page nobody registered is 400 (UnknownPage).
+    payloads = get_page(page).payloads
+    tools = _frontend_tools(body)
+    context = _context(body, page)
     conversation_id = conversation_for_thread(owner_id=user.id, thread_id=body.thread_id)
-    try:
-        chat_request = ChatRequest(
-            message=text,
-            context={**state, "current_page": page},
-            conversation_id=conversation_id,
-        )
-    except ValidationError as exc:
-        errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, errors) from None
-    try:
-        await chat.store.ensure_conversation(user=user, conversation_id=conversation_id, title=text)
-        run = await chat.start(user=user, request=chat_request)
-    except ConversationNotFound:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found") from None
-    translator = AguiTranslator(thread_id=body.thread_id, run_id=body.run_id)
+    results = _tool_results(body)
+    resumed: str | None = None
+    if results:
+        try:
+            run, resumed = await answer_frontend_call(
+                chat,
+                user=user,
+                conversation_id=conversation_id,
+                results=results,
+                tools=tools,
+                context=context,
+            )
+        except FrontendResultRefused as exc:
+            return JSONResponse(
+                {"detail": str(exc), "waiting_for": exc.waiting_for}, status_code=exc.status
+            )
+    else:
+        run = await _start(chat, user, body, context, conversation_id, tools)
+    translator = AguiTranslator(
+        thread_id=body.thread_id,
+        run_id=body.run_id,
+        frontend_tools=[t.name for t in tools],
+        resumed_call=resumed,
+        state_keys={p.type: p.state_key for p in payloads if p.state_key},
+    )
     return EventSourceResponse(
         _events(chat.runs, run, translator, body.state),
         ping=_PING_SECONDS,
@@ -99,3 +177,40 @@ async def agui_run(
             "X-Accel-Buffering": "no",
         },
     )
+
+
+async def _start(
+    chat: ChatService,
+    user: Principal,
+    body: RunAgentInput,
+    context: dict[str, Any],
+    conversation_id: str,
+    tools: list[ToolConfig],
+) -> Run:
+    text = _last_user_text(body)
+    if tools:  # a clash with the page's tools is refused before the conversation is made
+        try:
+            offer_frontend_tools(prepare_turn(context, is_admin=user.is_admin).tools, tools)
+        except FrontendToolError as exc:
+            raise _unprocessable(str(exc)) from None
+    try:
+        chat_request = ChatRequest(message=text, context=context, conversation_id=conversation_id)
+    except ValidationError as exc:
+        errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, errors) from None
+    try:
+        await chat.store.ensure_conversation(user=user, conversation_id=conversation_id, title=text)
+        return await chat.start(user=user, request=chat_request, frontend_tools=tools)
+    except ConversationNotFound:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found") from None
+    except FrontendToolError as exc:
+        raise _unprocessable(str(exc)) from None
+    except ApprovalPending:
+        waiting = await waiting_frontend_call(chat, user=user, conversation_id=conversation_id)
+        if waiting is None:
+            raise
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            f"The thread waits for the result of tool call {waiting!r}: send it as a tool "
+            "message before a new user message",
+        ) from None
