@@ -9,7 +9,7 @@ PORT    ?= 8000
 APP     ?= horizon.app:create_app
 SHARED  ?= ../shared
 
-WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
+WEB_SOURCES := $(shell find web/src web/packages/react/src web/packages/react/package.json web/index.html web/vite.config.ts web/tsconfig*.json web/packages/react/tsconfig*.json -type f 2>/dev/null)
 
 .PHONY: run test lint test-py test-web bench setup web chromium system-packages clean
 

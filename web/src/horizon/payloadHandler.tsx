@@ -1,7 +1,7 @@
 // Typed payload handlers: the tray hands a card `unknown` data; these check it against the
 // payload's generated shape (its required keys) before a card sees it.
 import type { ReactNode } from "react";
-import type { PagePayloadHandler, PayloadCallbacks, PayloadConversation, PayloadHandler, PayloadRenderOptions } from "../chat";
+import type { PagePayloadHandler, PayloadCallbacks, PayloadConversation, PayloadHandler, PayloadRenderOptions } from "@pagechat/react";
 import { PAYLOAD_REQUIRED, type HorizonPayloads } from "./generated/api";
 import { InvalidPayload } from "./cards/InvalidPayload";
 

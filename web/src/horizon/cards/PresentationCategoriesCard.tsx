@@ -1,4 +1,4 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import type { Category, PresentationCategories } from "../generated/api";
 import { ListDiff } from "./ListDiff";
 import { ProposalActions } from "./ProposalActions";

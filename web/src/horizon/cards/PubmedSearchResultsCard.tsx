@@ -1,4 +1,4 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import { Link } from "../../app/router";
 import type { PubmedSearchResults } from "../generated/api";
 import { paths, pubmedUrl } from "../paths";

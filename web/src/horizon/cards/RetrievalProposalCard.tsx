@@ -1,4 +1,4 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import type { RetrievalQuery, RetrievalProposal } from "../generated/api";
 import { Confidence } from "./Confidence";
 import { ListDiff } from "./ListDiff";

@@ -1,4 +1,4 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import type { StreamDraft } from "../draft";
 import type { SchemaProposal } from "../generated/api";
 import { ProposalActions } from "./ProposalActions";

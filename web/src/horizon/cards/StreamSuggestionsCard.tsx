@@ -1,4 +1,4 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import type { StreamSuggestions } from "../generated/api";
 import { CardActions } from "./CardActions";
 import { Prose } from "./Prose";

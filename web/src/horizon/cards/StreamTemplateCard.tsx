@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import type { StreamTemplate } from "../generated/api";
 import { NamedList } from "./NamedList";
 

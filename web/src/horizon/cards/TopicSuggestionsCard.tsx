@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import type { TopicSuggestions } from "../generated/api";
 import { CardActions } from "./CardActions";
 import { Prose } from "./Prose";

@@ -1,5 +1,5 @@
 import { CircleCheck, CircleX } from "lucide-react";
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import type { ValidationFeedback, ValidationResults } from "../generated/api";
 import { CardActions } from "./CardActions";
 import { IssueList } from "./IssueList";

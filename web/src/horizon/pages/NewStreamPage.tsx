@@ -1,5 +1,5 @@
 import { useMemo, useState, type SubmitEvent } from "react";
-import type { PagePayloadHandler, PayloadConversation } from "../../chat";
+import type { PagePayloadHandler, PayloadConversation } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
 import { navigate } from "../../app/router";
 import { Notice, type NoticeProps } from "../components/Notice";
