@@ -71,6 +71,7 @@ test-web: setup web/node_modules/.installed chromium
 	cd web && npm run lint
 	cd web && npm test
 	cd web && npm run build
+	cd web && npm run build:example
 	cd web && npm run e2e
 
 test: lint test-py test-web
@@ -89,4 +90,4 @@ bench: setup web chromium
 	cd web && npm run bench
 
 clean:
-	rm -rf $(VENV) web/node_modules web/dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) web/node_modules web/dist web/packages/react/dist web/examples/minimal/dist .pytest_cache .mypy_cache .ruff_cache
