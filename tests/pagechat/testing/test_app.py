@@ -14,7 +14,7 @@ from pagechat.tools import ToolConfig, ToolContext, ToolResult, get_tool, regist
 
 
 async def _echo(data: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    return ToolResult(content=str(data))
+    return ToolResult(text=str(data))
 
 
 def _leaky_app(settings: Settings | None = None, *, model: Any = None) -> FastAPI:
