@@ -9,7 +9,7 @@ PORT    ?= 8000
 APP     ?= horizon.app:create_app
 SHARED  ?= ../shared
 
-WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
+WEB_SOURCES := $(shell find web/src web/packages/react/src web/packages/react/package.json web/index.html web/vite.config.ts web/tsconfig*.json web/packages/react/tsconfig*.json -type f 2>/dev/null)
 
 .PHONY: run test lint test-py test-web bench setup web chromium system-packages clean
 
@@ -71,6 +71,7 @@ test-web: setup web/node_modules/.installed chromium
 	cd web && npm run lint
 	cd web && npm test
 	cd web && npm run build
+	cd web && npm run build:example
 	cd web && npm run e2e
 
 test: lint test-py test-web
@@ -89,4 +90,4 @@ bench: setup web chromium
 	cd web && npm run bench
 
 clean:
-	rm -rf $(VENV) web/node_modules web/dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) web/node_modules web/dist web/packages/react/dist web/examples/minimal/dist .pytest_cache .mypy_cache .ruff_cache

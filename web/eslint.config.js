@@ -4,7 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "src/chat/generated", "bench/stream-markdown/dist"] },
+  { ignores: ["**/dist", "**/node_modules", "test-results", "playwright-report", "packages/react/src/generated", "bench/stream-markdown/dist"] },
   {
     files: ["**/*.{ts,tsx}"],
     extends: [js.configs.recommended, ...tseslint.configs.strictTypeChecked],
@@ -20,12 +20,12 @@ export default tseslint.config(
     },
   },
   {
-    // The reusable chat UI must never depend on an app built on it.
-    files: ["src/chat/**/*.{ts,tsx}"],
+    // The reusable chat UI (@pagechat/react) must never depend on an app built on it.
+    files: ["packages/react/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/app/**", "**/app", "**/horizon/**", "**/horizon"], message: "src/chat must not import app code." }] },
+        { patterns: [{ group: ["**/app/**", "**/app", "**/horizon/**", "**/horizon", "**/notes/**", "**/notes"], message: "@pagechat/react must not import app code." }] },
       ],
     },
   },

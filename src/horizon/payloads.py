@@ -1,11 +1,15 @@
-"""The shapes of Horizon's payloads: one JSON Schema per payload type.
+"""The shapes of Horizon's payloads: one pydantic model per payload type.
 
-The same schema validates what the model writes (the page's `PayloadConfig`), what
-the web cards render, and what a server action applies when the user accepts a
-card, so a payload the parser accepted is one every consumer can use.
+Each model's JSON Schema (`payload_schema`) is the one source of truth: it validates
+what the model writes (the page's `PayloadConfig`), what the web cards render, and
+what a server action applies when the user accepts a card, so a payload the parser
+accepted is one every consumer can use.
 
-Model-written payloads come as `PayloadShape`s (type, marker, schema, an example
-that satisfies the schema). Two more shapes are for tools' `ToolResult.payload`
+The web cards' TypeScript types are generated from the same models
+(web/payload-types.json, `npm run gen:payload-types`: web/src/horizon/generated/payloads.gen.ts).
+
+Model-written payloads come as `PayloadShape`s (type, marker, model, an example
+that satisfies its schema). Two more shapes are for tools' `ToolResult.payload`
 (`PUBMED_ARTICLE`, `PUBMED_SEARCH_RESULTS`), which carry no marker.
 
 Conventions: topics, entities, queries and categories in a proposal are the
@@ -18,13 +22,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, TypeAlias, cast, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "ALL_SHAPES",
     "CONFIDENCE_LEVELS",
     "ENTITY_TYPES",
     "INSIGHT_KINDS",
+    "PAYLOAD_MODELS",
     "PORTFOLIO_INSIGHTS",
     "PRESENTATION_CATEGORIES",
     "PUBMED_ARTICLE",
@@ -39,11 +46,34 @@ __all__ = [
     "TOPIC_SUGGESTIONS",
     "VALIDATION_FEEDBACK",
     "VALIDATION_RESULTS",
+    "ArticleSummary",
+    "Category",
+    "Entity",
+    "Insight",
+    "Issue",
     "PayloadShape",
+    "PortfolioInsights",
+    "PresentationCategories",
+    "ProposedChanges",
+    "PubmedArticle",
+    "PubmedSearchResults",
+    "Query",
+    "RetrievalProposal",
+    "SchemaProposal",
+    "StreamSuggestion",
+    "StreamSuggestions",
+    "StreamTemplate",
+    "Topic",
+    "TopicSuggestions",
+    "ValidationFeedback",
+    "ValidationResults",
+    "payload_schema",
 ]
 
-CONFIDENCE_LEVELS = ("low", "medium", "high")
-ENTITY_TYPES = (
+Text = Annotated[str, Field(min_length=1)]
+"""A string that may not be empty."""
+Confidence = Literal["low", "medium", "high"]
+EntityType = Literal[
     "disease",
     "drug",
     "gene",
@@ -55,96 +85,212 @@ ENTITY_TYPES = (
     "method",
     "population",
     "other",
-)
-RETRIEVAL_SOURCES = ("pubmed",)
-INSIGHT_KINDS = ("overlap", "gap", "coverage", "activity", "quality", "other")
+]
+InsightKind = Literal["overlap", "gap", "coverage", "activity", "quality", "other"]
+RetrievalSource = Literal["pubmed"]
+
+CONFIDENCE_LEVELS: tuple[str, ...] = get_args(Confidence)
+ENTITY_TYPES: tuple[str, ...] = get_args(EntityType)
+RETRIEVAL_SOURCES: tuple[str, ...] = get_args(RetrievalSource)
+INSIGHT_KINDS: tuple[str, ...] = get_args(InsightKind)
+
+
+class _Payload(BaseModel):
+    # Extra keys are allowed (JSON Schema's default): the schema names no additionalProperties.
+    model_config = ConfigDict(extra="ignore")
+
+
+class Topic(_Payload):
+    name: Text
+    description: str = ""
+
+
+class Entity(_Payload):
+    name: Text
+    type: EntityType
+
+
+class Query(_Payload):
+    source: RetrievalSource
+    query: Text
+    rationale: str = ""
+
+
+class Category(_Payload):
+    name: Text
+    description: str = ""
+
+
+class Issue(_Payload):
+    field: str = ""
+    message: Text
+
+
+class ProposedChanges(BaseModel):
+    """The fields a schema proposal changes: at least one, and no others."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
+
+    stream_name: Text = ""
+    purpose: Text = ""
+    topics: Annotated[list[Topic], Field(min_length=1)] = []
+    entities: list[Entity] = []
+    inclusion_notes: str = ""
+    exclusion_notes: str = ""
+
+
+class SchemaProposal(_Payload):
+    proposed_changes: ProposedChanges
+    confidence: Confidence
+    reasoning: Text
+
+
+class ValidationResults(_Payload):
+    errors: list[Issue]
+    warnings: list[Issue]
+    suggestions: list[Issue]
+    summary: str = ""
+
+
+class ValidationFeedback(_Payload):
+    ready: bool
+    errors: list[Issue]
+    warnings: list[Issue]
+    suggestions: list[Issue]
+    summary: str = ""
+
+
+class RetrievalProposal(_Payload):
+    queries: Annotated[list[Query], Field(min_length=1)]
+    reasoning: Text
+    confidence: Confidence = "medium"
+
+
+class PresentationCategories(_Payload):
+    categories: Annotated[list[Category], Field(min_length=1, max_length=12)]
+    reasoning: Text
+
+
+class StreamTemplate(_Payload):
+    name: Text
+    purpose: Text
+    topics: Annotated[list[Topic], Field(min_length=1)]
+    entities: list[Entity] = []
+    inclusion_notes: str = ""
+    exclusion_notes: str = ""
+    queries: list[Query] = []
+    categories: Annotated[list[Category], Field(max_length=12)] = []
+
+
+class TopicSuggestions(_Payload):
+    topics: Annotated[list[Topic], Field(min_length=1, max_length=10)]
+    reasoning: str = ""
+
+
+class StreamSuggestion(_Payload):
+    name: Text
+    purpose: Text
+    topics: list[Text] = []
+    rationale: str = ""
+
+
+class StreamSuggestions(_Payload):
+    suggestions: Annotated[list[StreamSuggestion], Field(min_length=1, max_length=5)]
+    reasoning: str = ""
+
+
+class Insight(_Payload):
+    kind: InsightKind
+    title: Text
+    detail: Text
+    stream_ids: list[int] = []
+
+
+class PortfolioInsights(_Payload):
+    summary: Text
+    insights: Annotated[list[Insight], Field(min_length=1)]
+    recommendations: list[Text] = []
+
+
+class ArticleSummary(_Payload):
+    """An article as a search lists it."""
+
+    pmid: Text
+    title: Text
+    authors: list[str] = []
+    journal: str = ""
+    year: int | None = None
+    doi: str | None = None
+
+
+class PubmedArticle(ArticleSummary):
+    """An article's card: what a search lists, and its abstract."""
+
+    abstract: str = ""
+
+
+class PubmedSearchResults(_Payload):
+    query: str
+    total: Annotated[int, Field(ge=0)] = 0
+    articles: list[ArticleSummary]
+    source: Literal["local", "pubmed"] = Field(
+        default="local",
+        description="Where it searched: the local article library, or PubMed online",
+    )
+
+
+_SCHEMA_KEYS_DROPPED = ("title", "default")
+
+
+def _lean(schema: Any) -> Any:
+    """`schema` without pydantic's titles and defaults: they validate nothing."""
+    if isinstance(schema, list):
+        return [_lean(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    lean: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _SCHEMA_KEYS_DROPPED:
+            continue
+        if key in ("properties", "$defs"):
+            lean[key] = {name: _lean(sub) for name, sub in value.items()}
+        else:
+            lean[key] = _lean(value)
+    return lean
+
+
+def payload_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON Schema of a payload model: what the parser and the server actions validate."""
+    return cast("dict[str, Any]", _lean(model.model_json_schema()))
+
+
+PayloadModel: TypeAlias = type[BaseModel]
+"""A payload's model class (an alias: `PayloadShape.type` shadows the builtin in its body)."""
 
 
 @dataclass(frozen=True)
 class PayloadShape:
-    """A payload the model writes as `marker {json}`; `example` satisfies `schema`."""
+    """A payload the model writes as `marker {json}`; `example` satisfies `model`'s schema."""
 
     type: str
     marker: str
-    schema: dict[str, Any]
+    model: PayloadModel
     example: dict[str, Any]
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The model's JSON Schema (see `payload_schema`)."""
+        return payload_schema(self.model)
 
     def line(self, data: Any) -> str:
         """`data` written the way the model is told to write it: marker, space, one-line JSON."""
         return f"{self.marker} {json.dumps(data, ensure_ascii=False)}"
 
 
-_TEXT: dict[str, Any] = {"type": "string", "minLength": 1}
-_NOTE: dict[str, Any] = {"type": "string"}
-
-_TOPIC: dict[str, Any] = {
-    "type": "object",
-    "properties": {"name": _TEXT, "description": _NOTE},
-    "required": ["name"],
-}
-_ENTITY: dict[str, Any] = {
-    "type": "object",
-    "properties": {"name": _TEXT, "type": {"enum": list(ENTITY_TYPES)}},
-    "required": ["name", "type"],
-}
-_QUERY: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "source": {"enum": list(RETRIEVAL_SOURCES)},
-        "query": _TEXT,
-        "rationale": _NOTE,
-    },
-    "required": ["source", "query"],
-}
-_CATEGORY: dict[str, Any] = {
-    "type": "object",
-    "properties": {"name": _TEXT, "description": _NOTE},
-    "required": ["name"],
-}
-_ISSUE: dict[str, Any] = {
-    "type": "object",
-    "properties": {"field": _NOTE, "message": _TEXT},
-    "required": ["message"],
-}
-_CONFIDENCE: dict[str, Any] = {"enum": list(CONFIDENCE_LEVELS)}
-
-
-def _array(items: dict[str, Any], *, min_items: int = 0, max_items: int | None = None) -> Any:
-    schema: dict[str, Any] = {"type": "array", "items": items}
-    if min_items:
-        schema["minItems"] = min_items
-    if max_items is not None:
-        schema["maxItems"] = max_items
-    return schema
-
-
-def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": required}
-
-
 SCHEMA_PROPOSAL = PayloadShape(
     type="schema_proposal",
     marker="SCHEMA_PROPOSAL:",
-    schema=_object(
-        {
-            "proposed_changes": {
-                "type": "object",
-                "properties": {
-                    "stream_name": _TEXT,
-                    "purpose": _TEXT,
-                    "topics": _array(_TOPIC, min_items=1),
-                    "entities": _array(_ENTITY),
-                    "inclusion_notes": _NOTE,
-                    "exclusion_notes": _NOTE,
-                },
-                "additionalProperties": False,
-                "minProperties": 1,
-            },
-            "confidence": _CONFIDENCE,
-            "reasoning": _TEXT,
-        },
-        ["proposed_changes", "confidence", "reasoning"],
-    ),
+    model=SchemaProposal,
     example={
         "proposed_changes": {
             "purpose": "Track clinical and translational advances in CAR-T cell therapy "
@@ -164,12 +310,10 @@ SCHEMA_PROPOSAL = PayloadShape(
     },
 )
 
-_ISSUES = {"errors": _array(_ISSUE), "warnings": _array(_ISSUE), "suggestions": _array(_ISSUE)}
-
 VALIDATION_RESULTS = PayloadShape(
     type="validation_results",
     marker="VALIDATION_RESULTS:",
-    schema=_object({**_ISSUES, "summary": _NOTE}, ["errors", "warnings", "suggestions"]),
+    model=ValidationResults,
     example={
         "errors": [{"field": "topics", "message": "The stream has no topics."}],
         "warnings": [{"field": "purpose", "message": "The purpose is one word long."}],
@@ -181,10 +325,7 @@ VALIDATION_RESULTS = PayloadShape(
 VALIDATION_FEEDBACK = PayloadShape(
     type="validation_feedback",
     marker="VALIDATION_FEEDBACK:",
-    schema=_object(
-        {"ready": {"type": "boolean"}, **_ISSUES, "summary": _NOTE},
-        ["ready", "errors", "warnings", "suggestions"],
-    ),
+    model=ValidationFeedback,
     example={
         "ready": False,
         "errors": [{"field": "name", "message": "Give the stream a name."}],
@@ -196,10 +337,7 @@ VALIDATION_FEEDBACK = PayloadShape(
 RETRIEVAL_PROPOSAL = PayloadShape(
     type="retrieval_proposal",
     marker="RETRIEVAL_PROPOSAL:",
-    schema=_object(
-        {"queries": _array(_QUERY, min_items=1), "reasoning": _TEXT, "confidence": _CONFIDENCE},
-        ["queries", "reasoning"],
-    ),
+    model=RetrievalProposal,
     example={
         "queries": [
             {
@@ -217,10 +355,7 @@ RETRIEVAL_PROPOSAL = PayloadShape(
 PRESENTATION_CATEGORIES = PayloadShape(
     type="presentation_categories",
     marker="PRESENTATION_CATEGORIES:",
-    schema=_object(
-        {"categories": _array(_CATEGORY, min_items=1, max_items=12), "reasoning": _TEXT},
-        ["categories", "reasoning"],
-    ),
+    model=PresentationCategories,
     example={
         "categories": [
             {"name": "Clinical trials", "description": "Interventional studies in patients."},
@@ -234,19 +369,7 @@ PRESENTATION_CATEGORIES = PayloadShape(
 STREAM_TEMPLATE = PayloadShape(
     type="stream_template",
     marker="STREAM_TEMPLATE:",
-    schema=_object(
-        {
-            "name": _TEXT,
-            "purpose": _TEXT,
-            "topics": _array(_TOPIC, min_items=1),
-            "entities": _array(_ENTITY),
-            "inclusion_notes": _NOTE,
-            "exclusion_notes": _NOTE,
-            "queries": _array(_QUERY),
-            "categories": _array(_CATEGORY, max_items=12),
-        },
-        ["name", "purpose", "topics"],
-    ),
+    model=StreamTemplate,
     example={
         "name": "Heart failure therapies",
         "purpose": "Follow new drug and device therapies for heart failure.",
@@ -263,10 +386,7 @@ STREAM_TEMPLATE = PayloadShape(
 TOPIC_SUGGESTIONS = PayloadShape(
     type="topic_suggestions",
     marker="TOPIC_SUGGESTIONS:",
-    schema=_object(
-        {"topics": _array(_TOPIC, min_items=1, max_items=10), "reasoning": _NOTE},
-        ["topics"],
-    ),
+    model=TopicSuggestions,
     example={
         "topics": [
             {"name": "Base editing", "description": "Single-base changes without breaks."},
@@ -279,25 +399,7 @@ TOPIC_SUGGESTIONS = PayloadShape(
 STREAM_SUGGESTIONS = PayloadShape(
     type="stream_suggestions",
     marker="STREAM_SUGGESTIONS:",
-    schema=_object(
-        {
-            "suggestions": _array(
-                _object(
-                    {
-                        "name": _TEXT,
-                        "purpose": _TEXT,
-                        "topics": _array(_TEXT),
-                        "rationale": _NOTE,
-                    },
-                    ["name", "purpose"],
-                ),
-                min_items=1,
-                max_items=5,
-            ),
-            "reasoning": _NOTE,
-        },
-        ["suggestions"],
-    ),
+    model=StreamSuggestions,
     example={
         "suggestions": [
             {
@@ -313,25 +415,7 @@ STREAM_SUGGESTIONS = PayloadShape(
 PORTFOLIO_INSIGHTS = PayloadShape(
     type="portfolio_insights",
     marker="PORTFOLIO_INSIGHTS:",
-    schema=_object(
-        {
-            "summary": _TEXT,
-            "insights": _array(
-                _object(
-                    {
-                        "kind": {"enum": list(INSIGHT_KINDS)},
-                        "title": _TEXT,
-                        "detail": _TEXT,
-                        "stream_ids": _array({"type": "integer"}),
-                    },
-                    ["kind", "title", "detail"],
-                ),
-                min_items=1,
-            ),
-            "recommendations": _array(_TEXT),
-        },
-        ["summary", "insights"],
-    ),
+    model=PortfolioInsights,
     example={
         "summary": "3 streams; two overlap on immunotherapy.",
         "insights": [
@@ -362,31 +446,16 @@ ALL_SHAPES: tuple[PayloadShape, ...] = (
 PUBMED_ARTICLE = "pubmed_article"
 """Type of a tool's article card payload (`ToolResult.payload`)."""
 
-_ARTICLE_PROPERTIES: dict[str, Any] = {
-    "pmid": _TEXT,
-    "title": _TEXT,
-    "authors": _array({"type": "string"}),
-    "journal": _NOTE,
-    "year": {"type": ["integer", "null"]},
-    "doi": {"type": ["string", "null"]},
-}
-
-PUBMED_ARTICLE_SCHEMA: dict[str, Any] = _object(
-    {**_ARTICLE_PROPERTIES, "abstract": _NOTE}, ["pmid", "title"]
-)
+PUBMED_ARTICLE_SCHEMA: dict[str, Any] = payload_schema(PubmedArticle)
 
 PUBMED_SEARCH_RESULTS = "pubmed_search_results"
 """Type of a tool's search results payload (`ToolResult.payload`)."""
 
-PUBMED_SEARCH_RESULTS_SCHEMA: dict[str, Any] = _object(
-    {
-        "query": _NOTE,
-        "total": {"type": "integer", "minimum": 0},
-        "articles": _array(_object(_ARTICLE_PROPERTIES, ["pmid", "title"])),
-        "source": {
-            "enum": ["local", "pubmed"],
-            "description": "Where it searched: the local article library, or PubMed online",
-        },
-    },
-    ["query", "articles"],
-)
+PUBMED_SEARCH_RESULTS_SCHEMA: dict[str, Any] = payload_schema(PubmedSearchResults)
+
+PAYLOAD_MODELS: dict[str, type[BaseModel]] = {
+    **{shape.type: shape.model for shape in ALL_SHAPES},
+    PUBMED_ARTICLE: PubmedArticle,
+    PUBMED_SEARCH_RESULTS: PubmedSearchResults,
+}
+"""Every payload type and its model (web/payload-types.json generates their TypeScript)."""

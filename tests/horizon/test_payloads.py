@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 import pytest
 
 from horizon.payloads import (
     ALL_SHAPES,
+    PAYLOAD_MODELS,
     PUBMED_ARTICLE_SCHEMA,
     PUBMED_SEARCH_RESULTS_SCHEMA,
     SCHEMA_PROPOSAL,
@@ -53,3 +55,14 @@ def test_tool_payload_schemas_accept_an_article_and_search_results() -> None:
         {"query": "q", "total": 1, "articles": [article]}, PUBMED_SEARCH_RESULTS_SCHEMA
     )
     assert schema_error(PUBMED_ARTICLE_SCHEMA, {"pmid": "1"}) is not None
+
+
+@pytest.mark.parametrize("shape", ALL_SHAPES, ids=lambda s: s.type)
+def test_each_example_is_valid_for_its_pydantic_model(shape: PayloadShape) -> None:
+    shape.model.model_validate(shape.example)
+
+
+def test_the_web_payload_types_are_generated_from_every_payload_model() -> None:
+    config = json.loads((Path(__file__).parents[2] / "web/payload-types.json").read_text())
+    (horizon,) = [app for app in config["apps"] if app["module"] == "horizon.payloads"]
+    assert horizon["payloads"] == {t: m.__name__ for t, m in PAYLOAD_MODELS.items()}

@@ -7,7 +7,8 @@
 //   npm run check:payload-types   exit 1 when a committed file differs from a fresh one
 //
 // Each file holds an interface per model (and the models they use), `<App>Payloads` (payload
-// type -> data type), and a guard per payload type that checks what a card receives.
+// type -> data type), a guard per payload type that checks what a card receives, and
+// `<app>PayloadGuards` (payload type -> its guard), to register cards by type.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -72,6 +73,11 @@ function generate(app) {
       .map(([type, model]) => `  ${JSON.stringify(type)}: ${model};`)
       .join("\n")}\n}\n`,
     ...Object.values(app.payloads).map((model) => guard(model, declared.get(model))),
+    `export const ${appName[0].toLowerCase()}${appName.slice(1)}PayloadGuards: {\n  readonly [T in keyof ${appName}Payloads]: (data: unknown) => data is ${appName}Payloads[T];\n} = {\n${Object.entries(
+      app.payloads,
+    )
+      .map(([type, model]) => `  ${JSON.stringify(type)}: is${model},`)
+      .join("\n")}\n};\n`,
   ];
   return parts.join("\n");
 }
@@ -92,4 +98,5 @@ for (const app of config.apps) {
     console.log(`wrote ${app.out}`);
   }
 }
+if (check && !stale) console.log("payload types are up to date");
 process.exit(stale ? 1 : 0);

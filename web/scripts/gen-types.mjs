@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates src/chat/generated/protocol.ts from the server's JSON Schema, the one
+// Generates packages/react/src/generated/protocol.ts from the server's JSON Schema, the one
 // source of truth for the wire contract (src/pagechat/protocol.py).
 //
 //   npm run gen:types     write the file
@@ -16,7 +16,7 @@ import { schemaToTs } from "./schema-ts.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webRoot = resolve(here, "..");
-const outFile = resolve(webRoot, "src/chat/generated/protocol.ts");
+const outFile = resolve(webRoot, "packages/react/src/generated/protocol.ts");
 
 function loadSchema() {
   const fromEnv = process.env.PAGECHAT_SCHEMA;

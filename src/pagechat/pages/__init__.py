@@ -46,6 +46,8 @@ from .registry import (
     page_in,
     page_names,
     register_page,
+    registered_pages,
+    restore_pages,
 )
 from .stream import Judge, ReplyStreamFilter
 from .turn import TurnSetup, prepare_turn
@@ -87,4 +89,6 @@ __all__ = [
     "parse_reply",
     "prepare_turn",
     "register_page",
+    "registered_pages",
+    "restore_pages",
 ]

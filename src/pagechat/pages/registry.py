@@ -1,6 +1,10 @@
 """The page registry: page modules register themselves when they are imported.
 
 An app lists its page modules once and passes the list to `load_pages` at start.
+`load_pages` remembers what each module registered, so an app built again in the same
+process gets its pages back after they were forgotten (`restore_pages`, which
+`pagechat.testing.running_app` uses so that one app's pages never leak into the next),
+though Python imports a module only once.
 No page at all (no `current_page`, as plain pagechat without an app is used) is the
 page-less default config: no payloads, actions or own tools. A page name nobody
 registered is `UnknownPage` — the routes answer 400 with the known pages — never a
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -34,11 +39,17 @@ __all__ = [
     "page_in",
     "page_names",
     "register_page",
+    "registered_pages",
+    "restore_pages",
 ]
 
 logger = logging.getLogger(__name__)
 
 _PAGES: dict[str, PageConfig] = {}
+# The pages each module registered (the module that called register_page, and every module
+# load_pages was importing at the time), for load_pages to register again.
+_BY_MODULE: dict[str, list[PageConfig]] = {}
+_LOADING: list[str] = []
 
 
 class UnknownPage(LookupError):
@@ -83,6 +94,9 @@ def register_page(
         # A module reloaded in development lands here too, so this is no error.
         logger.warning("page %r registered again; the new config replaces the old one", page)
     _PAGES[page] = config
+    caller = sys._getframe(1).f_globals.get("__name__")
+    for module in {*_LOADING, *([caller] if isinstance(caller, str) else [])}:
+        _BY_MODULE.setdefault(module, []).append(config)
     return config
 
 
@@ -121,11 +135,32 @@ def get_server_action(page: str | None, action: str) -> ServerAction | None:
 
 
 def load_pages(modules: Iterable[str]) -> None:
-    """Import the app's page modules (dotted names); each registers its page(s)."""
+    """Import the app's page modules (dotted names); each registers its page(s).
+
+    A module imported before registers again what it registered then, where no page of
+    that name is registered now.
+    """
     for name in modules:
-        importlib.import_module(name)
+        _LOADING.append(name)
+        try:
+            importlib.import_module(name)
+        finally:
+            _LOADING.pop()
+        for config in _BY_MODULE.get(name, ()):
+            _PAGES.setdefault(config.page, config)
 
 
 def clear_pages() -> None:
     """Forget every registered page (for tests)."""
     _PAGES.clear()
+
+
+def registered_pages() -> dict[str, PageConfig]:
+    """A copy of the registered pages by name, for `restore_pages`."""
+    return dict(_PAGES)
+
+
+def restore_pages(pages: Mapping[str, PageConfig]) -> None:
+    """Make `pages` (from `registered_pages`) the registered pages again, and only them."""
+    _PAGES.clear()
+    _PAGES.update(pages)

@@ -17,7 +17,7 @@ Nothing here imports pytest: use it from any test runner.
 """
 
 from ..models.testing import FunctionModel, Pause, ScriptedModel, ScriptItem, tool_call
-from .app import TEST_PASSWORD, LiveApp, TestAccount, running_app
+from .app import TEST_PASSWORD, LiveApp, TestAccount, isolated_registrations, running_app
 from .assertions import assert_event_types, completed_payload, event_types, streamed_text
 from .client import ChatClient, ChatTurn
 from .live import free_port, serve
@@ -40,6 +40,7 @@ __all__ = [
     "events",
     "frames",
     "free_port",
+    "isolated_registrations",
     "read_all",
     "running_app",
     "serve",

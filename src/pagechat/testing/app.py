@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 import secrets
 import tempfile
-from collections.abc import AsyncIterator, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -24,12 +24,14 @@ from ..apps import AppFactory, load_app_factory
 from ..auth import JwtAuthenticator, hash_password
 from ..identity import Principal
 from ..models import Model, ScriptedModel, ScriptItem
+from ..pages import registered_pages, restore_pages
 from ..settings import Settings
 from ..store.users import create_user, principal_of
+from ..tools import registered_tools, restore_tools
 from .client import ChatClient
 from .live import serve
 
-__all__ = ["TEST_PASSWORD", "LiveApp", "TestAccount", "running_app"]
+__all__ = ["TEST_PASSWORD", "LiveApp", "TestAccount", "isolated_registrations", "running_app"]
 
 TEST_PASSWORD = "correct horse battery staple"
 """The password of every account `running_app` makes (for tests of the login route)."""
@@ -126,6 +128,18 @@ def _settings(directory: Path, overrides: Mapping[str, Any]) -> Settings:
     )
 
 
+@contextmanager
+def isolated_registrations() -> Iterator[None]:
+    """Pages and global tools registered inside are forgotten on leaving: the registries
+    (process-wide, as `register_page` and `register_tool` fill them) are as they were."""
+    pages, tools = registered_pages(), registered_tools()
+    try:
+        yield
+    finally:
+        restore_pages(pages)
+        restore_tools(tools)
+
+
 @asynccontextmanager
 async def running_app(
     factory: AppFactory | str | None = None,
@@ -141,9 +155,13 @@ async def running_app(
     migrated by the app's own startup. `settings` are environment settings by name
     (`{"PAGECHAT_MAX_ITERATIONS": 3}`). The model is `model`, else a ScriptedModel with
     nothing to say: use `LiveApp.script` before a turn.
+
+    The pages and global tools the app registers are forgotten when it stops
+    (`isolated_registrations`), so they never leak into the next app of the process.
     """
     build = factory if callable(factory) else load_app_factory(factory)
     async with AsyncExitStack() as stack:
+        stack.enter_context(isolated_registrations())
         if directory is None:
             directory = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="pagechat-")))
         slot = _ModelSlot(model if model is not None else ScriptedModel([]))

@@ -3,7 +3,15 @@
 from .chart import CHART, ChartSpecError, chart_payload, validate_chart_spec
 from .choices import PRESENT_CHOICES, choices_block
 from .execute import execute_tool, schema_error, validation_error
-from .registry import clear_tools, get_tool, global_tools, register_tool, unregister_tool
+from .registry import (
+    clear_tools,
+    get_tool,
+    global_tools,
+    register_tool,
+    registered_tools,
+    restore_tools,
+    unregister_tool,
+)
 from .types import ToolConfig, ToolContext, ToolExecutor, ToolProgress, ToolResult
 
 __all__ = [
@@ -22,6 +30,8 @@ __all__ = [
     "get_tool",
     "global_tools",
     "register_tool",
+    "registered_tools",
+    "restore_tools",
     "schema_error",
     "unregister_tool",
     "validate_chart_spec",

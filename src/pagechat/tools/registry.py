@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .types import ToolConfig
 
-__all__ = ["clear_tools", "get_tool", "global_tools", "register_tool", "unregister_tool"]
+__all__ = [
+    "clear_tools",
+    "get_tool",
+    "global_tools",
+    "register_tool",
+    "registered_tools",
+    "restore_tools",
+    "unregister_tool",
+]
 
 _TOOLS: dict[str, ToolConfig] = {}
 
@@ -33,3 +43,14 @@ def global_tools() -> list[ToolConfig]:
 def clear_tools() -> None:
     """Forget every registered tool (for tests)."""
     _TOOLS.clear()
+
+
+def registered_tools() -> dict[str, ToolConfig]:
+    """A copy of the registered tools by name, for `restore_tools`."""
+    return dict(_TOOLS)
+
+
+def restore_tools(tools: Mapping[str, ToolConfig]) -> None:
+    """Make `tools` (from `registered_tools`) the registered tools again, and only them."""
+    _TOOLS.clear()
+    _TOOLS.update(tools)

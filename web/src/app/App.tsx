@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { createChatApi } from "../chat";
+import { createChatApi } from "@pagechat/react";
 import { forgetChat, forgetOldToken } from "./auth";
 import { LoginForm } from "./LoginForm";
 import type { ShellApp } from "./shellApp";

@@ -1,6 +1,6 @@
 import { ClipboardList } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
-import { ChatTray, createChatApi, type ClientActions, type PayloadHandlers } from "../chat";
+import { ChatTray, createChatApi, type ClientActions, type PayloadHandlers } from "@pagechat/react";
 import { registerAppPayloads } from "./payloads";
 import { asProposal, ProposalCard } from "./ProposalCard";
 import type { ShellApp } from "./shellApp";

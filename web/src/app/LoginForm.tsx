@@ -1,5 +1,5 @@
 import { useMemo, useState, type SubmitEvent } from "react";
-import { createChatApi } from "../chat";
+import { createChatApi } from "@pagechat/react";
 
 export function LoginForm({ onLogin }: { onLogin: () => void }) {
   const api = useMemo(() => createChatApi({ getToken: () => null }), []);

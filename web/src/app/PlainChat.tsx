@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { createChatApi } from "../chat";
+import { createChatApi } from "@pagechat/react";
 import { Layout } from "./Layout";
 import { PageChatHost } from "./pageChat";
 import type { AppProps } from "./shellApp";

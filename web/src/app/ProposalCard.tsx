@@ -1,4 +1,4 @@
-import type { PayloadCallbacks } from "../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 
 export interface ProjectProposal {
   name?: string;

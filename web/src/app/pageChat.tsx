@@ -2,7 +2,7 @@
 // shows (context), how its payloads render and which client actions it offers. The tray
 // stays mounted while the user moves between pages, so a running answer goes on.
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
-import { ChatTray, type ClientActions, type PayloadHandlers } from "../chat";
+import { ChatTray, type ClientActions, type PayloadHandlers } from "@pagechat/react";
 
 export interface PageChat {
   /** Sent with every message; `current_page` picks the server's page config. */

@@ -1,6 +1,6 @@
 import { StickyNote } from "lucide-react";
 // Payload handlers the demo app offers on every page (the global registry).
-import { registerPayloadHandler } from "../chat";
+import { registerPayloadHandler } from "@pagechat/react";
 
 function NoteCard({ data }: { data: unknown }) {
   const text = typeof data === "object" && data !== null && "text" in data ? String(data.text) : JSON.stringify(data);

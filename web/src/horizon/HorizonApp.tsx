@@ -1,7 +1,7 @@
 import { Sunrise } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import type { ShellApp } from "../app/shellApp";
-import { createChatApi } from "../chat";
+import { createChatApi } from "@pagechat/react";
 import { Layout } from "../app/Layout";
 import { PageChatHost } from "../app/pageChat";
 import { useLocation } from "../app/router";

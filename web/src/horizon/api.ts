@@ -1,7 +1,6 @@
 // Horizon's REST client: every call is typed by the generated `HorizonRoutes`, so a route or
 // a schema that changes on the server breaks the build here, not the page at run time.
-import { withCsrf } from "../chat/csrf";
-import { HttpError } from "../chat";
+import { HttpError, withCsrf } from "@pagechat/react";
 import type { HorizonRoutes } from "./generated/api";
 
 type RouteKey = keyof HorizonRoutes;

@@ -1,15 +1,7 @@
 // A research stream as its form holds it, and what accepted proposals do to it. Pure
 // functions: a proposal's lists replace the form's (payloads.py: complete lists, never deltas).
-import type {
-  Category,
-  Entity,
-  RetrievalQuery,
-  SchemaProposal,
-  StreamCreate,
-  StreamPublic,
-  StreamTemplate,
-  Topic,
-} from "./generated/api";
+import type { Category, Entity, RetrievalQuery, StreamCreate, StreamPublic, Topic } from "./generated/api";
+import type { SchemaProposal, StreamTemplate } from "./generated/payloads.gen";
 
 /** The editable part of a stream: what POST creates and PATCH replaces. */
 export type StreamDraft = Required<Pick<StreamPublic, "name" | "purpose" | "semantic_space" | "retrieval_config" | "presentation_config">>;

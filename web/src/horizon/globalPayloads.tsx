@@ -2,7 +2,7 @@
 // whichever page it is reopened on. A page adds only its actions (pageActions in
 // payloadHandler.tsx); what a card compares against comes from the page's context.
 import { BookOpen, CircleCheck, ClipboardList, Compass, FileText, FolderTree, Lightbulb, Search, Tags, Telescope } from "lucide-react";
-import { registerPayloadHandler, type PayloadConversation } from "../chat";
+import { registerPayloadHandler, type PayloadConversation } from "@pagechat/react";
 import { contextDraft, contextStreamName } from "./cardContext";
 import { PortfolioInsightsCard } from "./cards/PortfolioInsightsCard";
 import { PresentationCategoriesCard } from "./cards/PresentationCategoriesCard";

@@ -1,18 +1,18 @@
-// Typed payload handlers: the tray hands a card `unknown` data; these check it against the
-// payload's generated shape (its required keys) before a card sees it.
+// Typed payload handlers: the tray hands a card `unknown` data; these check it with the
+// payload's generated guard (payloads.gen.ts, from the pydantic model in payloads.py: its
+// required keys and the kinds of its plain fields) before a card sees it.
 import type { ReactNode } from "react";
-import type { PagePayloadHandler, PayloadCallbacks, PayloadConversation, PayloadHandler, PayloadRenderOptions } from "../chat";
-import { PAYLOAD_REQUIRED, type HorizonPayloads } from "./generated/api";
+import type { PagePayloadHandler, PayloadCallbacks, PayloadConversation, PayloadHandler, PayloadRenderOptions } from "@pagechat/react";
+import { horizonPayloadGuards, type HorizonPayloads } from "./generated/payloads.gen";
 import { InvalidPayload } from "./cards/InvalidPayload";
 
 export type PayloadType = keyof HorizonPayloads;
 
-/** `data` as the payload `type`, or null when it lacks a required key. */
+/** `data` as the payload `type`, or null when it is not one (a required key missing, ...). */
 export function payloadData<T extends PayloadType>(type: T, data: unknown): HorizonPayloads[T] | null {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
-  const record = data as Record<string, unknown>;
-  const complete = PAYLOAD_REQUIRED[type].every((k) => record[k as string] !== undefined);
-  return complete ? (data as HorizonPayloads[T]) : null;
+  if (Array.isArray(data)) return null;
+  const guard: (value: unknown) => value is HorizonPayloads[T] = horizonPayloadGuards[type];
+  return guard(data) ? data : null;
 }
 
 export interface TypedHandler<T extends PayloadType> {

@@ -1,6 +1,6 @@
 // The notes example's screen and card (its server is examples/notes/app.py).
 import { useEffect, useMemo, useState } from "react";
-import { createChatApi, type PayloadHandlers } from "../chat";
+import { createChatApi, type PayloadHandlers } from "@pagechat/react";
 import { Layout } from "../app/Layout";
 import { PageChatHost, usePageChat, type PageChat } from "../app/pageChat";
 import type { AppProps, ShellApp } from "../app/shellApp";

@@ -22,3 +22,9 @@ export function isNote(data: unknown): data is Note {
     ((data as Record<string, unknown>)["body"] === undefined || typeof (data as Record<string, unknown>)["body"] === "string")
   );
 }
+
+export const notesPayloadGuards: {
+  readonly [T in keyof NotesPayloads]: (data: unknown) => data is NotesPayloads[T];
+} = {
+  "note": isNote,
+};

@@ -5,11 +5,11 @@ import { useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
-import type { ChatApi, StreamItem } from "../../../src/chat/api";
-import { MessageList } from "../../../src/chat/components/MessageList";
-import type { ChatResponsePayload } from "../../../src/chat/types";
-import { useChat } from "../../../src/chat/useChat";
-import "../../../src/chat/chat.css";
+import type { ChatApi, StreamItem } from "../../../packages/react/src/api";
+import { MessageList } from "../../../packages/react/src/components/MessageList";
+import type { ChatResponsePayload } from "../../../packages/react/src/types";
+import { useChat } from "../../../packages/react/src/useChat";
+import "../../../packages/react/src/chat.css";
 
 /** A deterministic markdown answer of about `tokens` tokens (one token ≈ one word piece). */
 export function makeAnswer(tokens: number): string[] {

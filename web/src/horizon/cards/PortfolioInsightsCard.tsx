@@ -1,6 +1,6 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import { Link } from "../../app/router";
-import type { PortfolioInsights } from "../generated/api";
+import type { PortfolioInsights } from "../generated/payloads.gen";
 import { paths } from "../paths";
 import { CardActions } from "./CardActions";
 import { Prose } from "./Prose";

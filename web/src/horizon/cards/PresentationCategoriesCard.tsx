@@ -1,5 +1,6 @@
-import type { PayloadCallbacks } from "../../chat";
-import type { Category, PresentationCategories } from "../generated/api";
+import type { PayloadCallbacks } from "@pagechat/react";
+import type { Category } from "../generated/api";
+import type { PresentationCategories } from "../generated/payloads.gen";
 import { ListDiff } from "./ListDiff";
 import { ProposalActions } from "./ProposalActions";
 import { Prose } from "./Prose";

@@ -1,4 +1,4 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import { CardActions } from "./CardActions";
 
 export interface ProposalActionsProps {

@@ -1,4 +1,4 @@
-import { Markdown } from "../../chat/components/Markdown";
+import { Markdown } from "@pagechat/react";
 
 /** Text the model wrote, as the chat renders it: safe markdown, no raw HTML. */
 export function Prose({ text }: { text: string }) {

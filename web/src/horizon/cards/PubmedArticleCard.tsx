@@ -1,6 +1,6 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import { Link } from "../../app/router";
-import type { PubmedArticle } from "../generated/api";
+import type { PubmedArticle } from "../generated/payloads.gen";
 import { doiUrl, paths, pubmedUrl } from "../paths";
 import { Byline } from "./Byline";
 import { CardActions } from "./CardActions";

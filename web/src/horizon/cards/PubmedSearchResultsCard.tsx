@@ -1,6 +1,6 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import { Link } from "../../app/router";
-import type { PubmedSearchResults } from "../generated/api";
+import type { PubmedSearchResults } from "../generated/payloads.gen";
 import { paths, pubmedUrl } from "../paths";
 import { Byline } from "./Byline";
 import { CardActions } from "./CardActions";

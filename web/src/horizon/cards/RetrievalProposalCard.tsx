@@ -1,5 +1,6 @@
-import type { PayloadCallbacks } from "../../chat";
-import type { RetrievalQuery, RetrievalProposal } from "../generated/api";
+import type { PayloadCallbacks } from "@pagechat/react";
+import type { RetrievalQuery } from "../generated/api";
+import type { RetrievalProposal } from "../generated/payloads.gen";
 import { Confidence } from "./Confidence";
 import { ListDiff } from "./ListDiff";
 import { ProposalActions } from "./ProposalActions";

@@ -1,6 +1,6 @@
-import type { PayloadCallbacks } from "../../chat";
+import type { PayloadCallbacks } from "@pagechat/react";
 import type { StreamDraft } from "../draft";
-import type { SchemaProposal } from "../generated/api";
+import type { SchemaProposal } from "../generated/payloads.gen";
 import { ProposalActions } from "./ProposalActions";
 import { Confidence } from "./Confidence";
 import { ListDiff } from "./ListDiff";

@@ -1,5 +1,5 @@
-import type { PayloadCallbacks } from "../../chat";
-import type { StreamSuggestions } from "../generated/api";
+import type { PayloadCallbacks } from "@pagechat/react";
+import type { StreamSuggestions } from "../generated/payloads.gen";
 import { CardActions } from "./CardActions";
 import { Prose } from "./Prose";
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { PayloadCallbacks } from "../../chat";
-import type { StreamTemplate } from "../generated/api";
+import type { PayloadCallbacks } from "@pagechat/react";
+import type { StreamTemplate } from "../generated/payloads.gen";
 import { NamedList } from "./NamedList";
 
 export interface StreamTemplateCardProps {

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { PayloadCallbacks } from "../../chat";
-import type { TopicSuggestions } from "../generated/api";
+import type { PayloadCallbacks } from "@pagechat/react";
+import type { TopicSuggestions } from "../generated/payloads.gen";
 import { CardActions } from "./CardActions";
 import { Prose } from "./Prose";
 

@@ -1,6 +1,6 @@
 import { CircleCheck, CircleX } from "lucide-react";
-import type { PayloadCallbacks } from "../../chat";
-import type { ValidationFeedback, ValidationResults } from "../generated/api";
+import type { PayloadCallbacks } from "@pagechat/react";
+import type { ValidationFeedback, ValidationResults } from "../generated/payloads.gen";
 import { CardActions } from "./CardActions";
 import { IssueList } from "./IssueList";
 

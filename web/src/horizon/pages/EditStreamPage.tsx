@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import type { ActionResult, ClientActionHandler, PagePayloadHandler, PayloadConversation } from "../../chat";
+import type { ActionResult, ClientActionHandler, PagePayloadHandler, PayloadConversation } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
 import { Link, navigate, useLocation } from "../../app/router";
 import { Notice, type NoticeProps } from "../components/Notice";

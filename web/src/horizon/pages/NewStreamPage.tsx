@@ -1,5 +1,5 @@
 import { useMemo, useState, type SubmitEvent } from "react";
-import type { PagePayloadHandler, PayloadConversation } from "../../chat";
+import type { PagePayloadHandler, PayloadConversation } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
 import { navigate } from "../../app/router";
 import { Notice, type NoticeProps } from "../components/Notice";
@@ -8,7 +8,8 @@ import { addTopics, cleanDraft, draftFromTemplate, emptyDraft, type StreamDraft 
 import { PresentationFields } from "../form/PresentationFields";
 import { RetrievalFields } from "../form/RetrievalFields";
 import { SemanticFields } from "../form/SemanticFields";
-import type { PagePayloadType, PageServerAction, StreamTemplate } from "../generated/api";
+import type { PagePayloadType, PageServerAction } from "../generated/api";
+import type { StreamTemplate } from "../generated/payloads.gen";
 import { CARD_ACTIONS } from "../globalPayloads";
 import { useHorizonApi } from "../HorizonContext";
 import { pageActions } from "../payloadHandler";

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from "react";
-import type { ClientActionHandler } from "../../chat";
+import type { ClientActionHandler } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
 import { Link, navigate } from "../../app/router";
 import { LoadState } from "../components/LoadState";

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from "react";
-import type { ClientActionHandler, PagePayloadHandler } from "../../chat";
+import type { ClientActionHandler, PagePayloadHandler } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
 import { Link, navigate } from "../../app/router";
 import { LoadState } from "../components/LoadState";

@@ -1,6 +1,6 @@
 // A tool-using turn as the server streams it, and the same turn as the server stores it
 // (src/pagechat/chat/service.py folds the stored message from the same events).
-import type { ConversationDetail, MessagePublic, StreamEvent, ToolHistoryEntry } from "../chat/types";
+import type { ConversationDetail, MessagePublic, StreamEvent, ToolHistoryEntry } from "../src/types";
 
 export const toolEntry: ToolHistoryEntry = {
   tool_name: "search_pubmed",

@@ -1,6 +1,7 @@
 // pagechat's reusable chat UI. Nothing here imports an app built on it.
 export { ChatTray, type ChatTrayProps } from "./ChatTray";
 export { Hints, type HintsProps } from "./components/Hints";
+export { Markdown, type MarkdownProps } from "./components/Markdown";
 export { useSendMessage } from "./components/SendContext";
 export { OPEN_SHORTCUT } from "./useOpenShortcut";
 export { useChat, type UseChat, type UseChatOptions } from "./useChat";
@@ -32,4 +33,4 @@ export { builtinClientActions, type ClientActionHandler, type ClientActionHelper
 export { parseChoices, type Choices } from "./choices";
 export { splitToolMarkers } from "./markers";
 export type * from "./types";
-export { csrfToken, CSRF_HEADER } from "./csrf";
+export { csrfToken, CSRF_HEADER, withCsrf } from "./csrf";

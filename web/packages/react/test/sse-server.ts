@@ -1,5 +1,5 @@
 // A scripted fetch for tests: SSE responses whose frames the test pushes, drops or ends.
-import type { StreamEvent } from "../chat/types";
+import type { StreamEvent } from "../src/types";
 
 type Item = { kind: "data"; bytes: Uint8Array } | { kind: "end" } | { kind: "drop" };
 
