@@ -23,7 +23,7 @@ from ..models.base import (
     ToolResultsTurn,
     UserTurn,
 )
-from ..protocol import MessagePublic, ToolHistoryEntry
+from ..protocol import PAYLOAD_ERROR, MessagePublic, ToolHistoryEntry
 
 __all__ = [
     "DEFAULT_HISTORY_BUDGET",
@@ -99,6 +99,11 @@ def _proposal_notes(msg: MessagePublic) -> str:
         proposed.insert(0, primary)
     notes = []
     for payload in proposed:
+        if payload.type == PAYLOAD_ERROR and isinstance(payload.data, dict):
+            kind = str(payload.data.get("payload_type", ""))[:_PAYLOAD_TYPE_CHARS]
+            reason = str(payload.data.get("reason", ""))[:200]
+            notes.append(f"\n\n(The {kind} written here could not be shown to the user: {reason})")
+            continue
         data = json.dumps(payload.data, ensure_ascii=False, separators=(",", ":"))
         if len(data) > PAYLOAD_CHARS:
             data = f"{data[:PAYLOAD_CHARS]}… [{len(data) - PAYLOAD_CHARS} more characters]"

@@ -35,6 +35,7 @@ from ..identity import Principal
 from ..models.base import AssistantTurn, Model, ModelMessage, TokenUsage, UserTurn
 from ..pages import ReplyParser, TurnSetup
 from ..protocol import (
+    PAYLOAD_ERROR,
     ApprovalPublic,
     ChatResponsePayload,
     CompleteEvent,
@@ -413,15 +414,17 @@ def _primary_payload(
     written: list[CustomPayload],
     tool_history: list[ToolHistoryEntry],
 ) -> CustomPayload | None:
-    """The turn's primary payload: the last tool payload, else the first model-written one."""
-    if tool_payloads:
-        return tool_payloads[-1]
-    if written:
-        return written[0]
-    if tool_history:
-        return CustomPayload(
-            type="tool_history", data=[e.model_dump(mode="json") for e in tool_history]
-        )
+    """The turn's primary payload: the model's proposal first (a tool's card never buries it),
+    else the last tool payload; never an error card (it shows in the answer)."""
+    shown = [p for p in written if p.type != PAYLOAD_ERROR]
+    if shown:
+        return shown[0]
+    from_tools = [p for p in tool_payloads if p.type != PAYLOAD_ERROR]
+    if from_tools:
+        return from_tools[-1]
+    cards = [e for e in tool_history if not e.in_answer]
+    if cards:
+        return CustomPayload(type="tool_history", data=[e.model_dump(mode="json") for e in cards])
     return None
 
 

@@ -74,6 +74,12 @@ class ToolConfig:
     input says so. The turn pauses until they approve or deny (`pagechat.chat.approvals`)."""
     approval_reason: str | Callable[[dict[str, Any]], str] | None = None
     """The short reason the approval card shows; default: the description's first sentence."""
+    payload_schema: dict[str, Any] | None = None
+    """JSON Schema of its results' payload `data`: a payload off it is repaired where the
+    meaning is unambiguous, else shown as a `payload_error` card (`pagechat.tools.repair`)."""
+    result_is_answer: bool = False
+    """A successful result's text is shown as the end of the answer itself, with no card,
+    and the turn ends there: the model is not called again (`present_choices`)."""
 
     def approval_needed(self, params: dict[str, Any]) -> str | None:
         """The reason to ask before running with these (already validated) `params`, or None."""

@@ -239,6 +239,16 @@ export interface PayloadDecisionRequest {
   decision: "accepted" | "rejected" | "dismissed";
 }
 
+/**
+ * The data of a `payload_error` card: a payload (model-written or a tool's) that was
+ * not usable even after repair, shown as "couldn't show this proposal" instead of raw JSON.
+ */
+export interface PayloadErrorData {
+  payload_type: string;
+  reason: string;
+  details: string;
+}
+
 export interface StatusEvent {
   type: "status";
   message: string;
@@ -302,6 +312,7 @@ export interface ToolHistoryEntry {
   tool_use_id: string | null;
   payload: CustomPayload | null;
   approval: ApprovalPublic | null;
+  in_answer: boolean;
 }
 
 export interface ToolProgressEvent {
