@@ -33,7 +33,7 @@ from ..agent import (
 )
 from ..identity import Principal
 from ..models.base import AssistantTurn, Model, ModelMessage, TokenUsage, UserTurn
-from ..pages import ReplyParser, TurnSetup
+from ..pages import ReplyParser, TurnSetup, neutralize_tool_markers
 from ..protocol import (
     PAYLOAD_ERROR,
     ApprovalPublic,
@@ -135,6 +135,8 @@ class TurnRunner:
         # Text waits at most a window while a burst is merged; every other event
         # goes out after the text before it (`_emit`), and a turn's end flushes it.
         self.deltas = TextCoalescer(self._show_now, window=config.coalesce_seconds)
+        # Calls whose result is the answer's end (present_choices): shown when the turn ends.
+        self._answers: list[ToolHistoryEntry] = []
         self._burst_start = 0.0
         self._last_delta = 0.0
 
@@ -235,6 +237,14 @@ class TurnRunner:
     def _flush_text(self) -> None:
         self._show(self.parser.flush())
         self.deltas.flush()
+        for entry in self._answers:
+            # After every card of the step, as the answer's last words (no marker: no card).
+            so_far = "".join(self.turn.text)
+            gap = "\n\n" if so_far.strip() and not so_far.endswith("\n\n") else ""
+            self.turn.tool_history.append(entry)
+            self._show_now(gap + entry.output)
+        self._answers.clear()
+        self.deltas.flush()
 
     def _on_text(self, event: AgentTextDelta) -> bool:
         """Shows the delta; True when the turn should let the loop run others now."""
@@ -280,6 +290,20 @@ class TurnRunner:
 
     def _on_tool_complete(self, event: AgentToolComplete) -> None:
         turn = self.turn
+        if event.in_answer:
+            # Built from the model's own arguments, so no marker of a page is data here;
+            # only tool markers are broken up, as in everything the model writes.
+            shown = neutralize_tool_markers(storable_text(event.result_text))
+            self._answers.append(
+                ToolHistoryEntry(
+                    tool_name=event.tool_name,
+                    input=storable(event.tool_input),
+                    output=shown,
+                    tool_use_id=event.tool_use_id,
+                    in_answer=True,
+                )
+            )
+            return
         index = len(turn.tool_history)
         output = turn.setup.seal(storable_text(event.result_text))
         turn.tool_history.append(

@@ -20,12 +20,12 @@ loosely, and where several branches of an `anyOf`/`oneOf` could be meant, none i
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
-import json
 import jsonschema
 
 from ..protocol import PAYLOAD_ERROR, CustomPayload, PayloadErrorData
@@ -86,7 +86,9 @@ def repaired(schema: dict[str, Any], value: Any) -> Any:
     return _Repair(schema).value(schema, copy.deepcopy(value), 0)
 
 
-def payload_error(payload_type: str, reason: str, problem: str, written: Any = None) -> CustomPayload:
+def payload_error(
+    payload_type: str, reason: str, problem: str, written: Any = None
+) -> CustomPayload:
     """The `payload_error` card that stands in for a payload that cannot be shown: `reason`
     is one line for the user; `problem` and the data as written (clipped) are its details."""
     details = problem
@@ -99,7 +101,9 @@ def payload_error(payload_type: str, reason: str, problem: str, written: Any = N
     return CustomPayload(type=PAYLOAD_ERROR, data=data.model_dump())
 
 
-def check_payload_data(payload_type: str, schema: dict[str, Any] | None, data: Any) -> CustomPayload:
+def check_payload_data(
+    payload_type: str, schema: dict[str, Any] | None, data: Any
+) -> CustomPayload:
     """The payload `{type, data}` with its data checked against `schema` (repaired if it
     can be), or a `payload_error` card saying why it cannot be shown."""
     if schema is None:

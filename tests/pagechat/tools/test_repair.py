@@ -30,13 +30,19 @@ SCHEMA: dict[str, Any] = {
     ("written", "meant"),
     [
         ({"count": "3", "level": "low"}, {"count": 3, "level": "low"}),
-        ({"count": 3.0, "score": "2.5", "level": "high"}, {"count": 3, "score": 2.5, "level": "high"}),
+        (
+            {"count": 3.0, "score": "2.5", "level": "high"},
+            {"count": 3, "score": 2.5, "level": "high"},
+        ),
         ({"count": 1, "ok": "false", "level": "low"}, {"count": 1, "ok": False, "level": "low"}),
         ({"count": 1, "ok": 1, "level": "low"}, {"count": 1, "ok": True, "level": "low"}),
         ({"count": 1, "extra": {"x": 1}, "level": "low"}, {"count": 1, "level": "low"}),
         ({"count": 1}, {"count": 1, "level": "low"}),
         ({"count": 1, "name": None, "level": "low"}, {"count": 1, "level": "low"}),
-        ({"count": 1, "tags": ["1", 2], "level": "low"}, {"count": 1, "tags": [1, 2], "level": "low"}),
+        (
+            {"count": 1, "tags": ["1", 2], "level": "low"},
+            {"count": 1, "tags": [1, 2], "level": "low"},
+        ),
     ],
 )
 def test_data_slightly_off_is_repaired_to_what_was_meant(
@@ -96,7 +102,9 @@ def test_where_two_branches_could_be_meant_none_is_picked() -> None:
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
 json_values = st.recursive(
     json_scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=10,
 )
 
