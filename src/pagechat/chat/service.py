@@ -182,24 +182,36 @@ class ChatService:
         """Go on with a turn paused for approval, in the run `run_id` (chat/approvals.py).
 
         The run first replays the answer so far, so it folds like one run. It is not
-        admitted against quotas again: the turn was, when it started.
+        admitted against quotas again (the turn was, when it started), but the tokens it
+        spends count against the day's, as the first run's did.
         """
         claimed = paused.claimed
         setup = prepare_turn(
             paused.context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
         )
         ids = TurnIds(claimed.conversation_id, "", claimed.message_id)
-        turn = TurnState(ids, setup, question=paused.message, resume=paused.resume)
+        turn = TurnState(
+            ids, setup, question=paused.message, resume=paused.resume, parsed=paused.parsed
+        )
         turn.text.append(paused.content)
         turn.tool_history.extend(paused.tool_history)
         turn.usage = TokenUsage(paused.usage.input_tokens, paused.usage.output_tokens)
         turn.approvals[claimed.tool_use_id] = claimed.approval
 
+        before = paused.usage.input_tokens + paused.usage.output_tokens
+        quotas = self.quotas
+
         async def body(run: Run) -> None:
-            for event in replay_events(paused):
-                run.emit(event)
-            # The loop takes its messages from the paused state.
-            await self._run(run, turn, user, paused.context, [])
+            try:
+                for event in replay_events(paused):
+                    run.emit(event)
+                # The loop takes its messages from the paused state.
+                await self._run(run, turn, user, paused.context, [])
+            finally:
+                if quotas is not None:
+                    # The usage goes on from the pause's, which the first run counted.
+                    spent = turn.usage.input_tokens + turn.usage.output_tokens - before
+                    await asyncio.shield(quotas.release(user.id, run_id, tokens=max(0, spent)))
 
         return self.runs.start(
             owner_id=user.id, conversation_id=ids.conversation_id, body=body, run_id=run_id

@@ -33,7 +33,7 @@ from ..agent import (
 )
 from ..identity import Principal
 from ..models.base import AssistantTurn, Model, ModelMessage, TokenUsage, UserTurn
-from ..pages import ReplyParser, TurnSetup, neutralize_tool_markers
+from ..pages import ParsedReply, ReplyParser, TurnSetup, neutralize_tool_markers
 from ..protocol import (
     PAYLOAD_ERROR,
     ApprovalPublic,
@@ -86,6 +86,8 @@ class TurnState:
     """Set when the turn goes on after an approval (chat/approvals.py)."""
     approvals: dict[str, ApprovalPublic] = field(default_factory=dict)
     """Decided approvals by tool_use_id, shown on their tool calls."""
+    parsed: ParsedReply | None = None
+    """What the reply parser took out of the answer before an approval pause."""
 
     def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
         return AssistantRecord(
@@ -131,6 +133,8 @@ class TurnRunner:
         # Withholds payload markers while they stream and parses them; only the
         # model's own text goes through it, never tool output or the user's words.
         self.parser = ReplyParser(turn.setup)
+        if turn.parsed is not None:
+            self.parser.restore(turn.parsed)
         turn.model = f"{model.provider}/{model.name}"
         # Text waits at most a window while a burst is merged; every other event
         # goes out after the text before it (`_emit`), and a turn's end flushes it.
@@ -407,6 +411,7 @@ class TurnRunner:
             finish=lambda record: self.store.finish_turn(
                 assistant_message_id=message_id, record=record
             ),
+            parsed=self.parser.result(),
         )
 
     async def _failed(self, event: AgentError) -> None:
