@@ -98,10 +98,11 @@ export interface ChatRequest {
 /**
  * The final state of an assistant turn.
  *
- * `custom_payload` is the turn's primary payload: the last tool payload if any
- * tool returned one, else the first model-written payload, else — when tools
- * ran — `{"type": "tool_history", "data": tool_history}`. `payloads` holds
- * every payload of the turn in order (tool payloads first, then model ones).
+ * `custom_payload` is the turn's primary payload: the first model-written payload
+ * (the answer's proposal), else the last tool payload, else — when tools ran —
+ * `{"type": "tool_history", "data": tool_history}`; never a `payload_error` card.
+ * `payloads` holds every payload of the turn in order (tool payloads first, then
+ * model ones), error cards included.
  */
 export interface ChatResponsePayload {
   message: string;
