@@ -17,6 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
+    "PAYLOAD_ERROR",
     "ActionRequest",
     "ActionResult",
     "ApprovalDecisionRequest",
@@ -49,6 +50,7 @@ __all__ = [
     "MessageStatus",
     "PayloadDecision",
     "PayloadDecisionRequest",
+    "PayloadErrorData",
     "StatusEvent",
     "StreamEvent",
     "SuggestedAction",
@@ -101,6 +103,22 @@ class CustomPayload(_Model):
     data: Any = None
 
 
+PAYLOAD_ERROR = "payload_error"
+"""The type of the card that stands in for a payload that could not be shown."""
+
+
+class PayloadErrorData(_Model):
+    """The data of a `payload_error` card: a payload (model-written or a tool's) that was
+    not usable even after repair, shown as "couldn't show this proposal" instead of raw JSON."""
+
+    payload_type: str
+    """The type the payload claimed (`unknown` when it named none)."""
+    reason: str
+    """One line for the user."""
+    details: str = ""
+    """What exactly was wrong and the data as written (clipped), for whoever looks closer."""
+
+
 ApprovalStatus = Literal["pending", "approved", "denied", "expired"]
 """`expired`: nobody decided in time, which counts as denied."""
 
@@ -132,6 +150,9 @@ class ToolHistoryEntry(_Model):
     payload: CustomPayload | None = None
     approval: ApprovalPublic | None = None
     """For a call that needed approval: the decision (a denied call did not run)."""
+    in_answer: bool = False
+    """Its result is part of the answer's text, with no card and no `[[tool:N]]` marker
+    (`present_choices`: the choices block); the turn ended after it."""
 
 
 class Usage(_Model):
@@ -144,10 +165,11 @@ class Usage(_Model):
 class ChatResponsePayload(_Model):
     """The final state of an assistant turn.
 
-    `custom_payload` is the turn's primary payload: the last tool payload if any
-    tool returned one, else the first model-written payload, else — when tools
-    ran — `{"type": "tool_history", "data": tool_history}`. `payloads` holds
-    every payload of the turn in order (tool payloads first, then model ones).
+    `custom_payload` is the turn's primary payload: the first model-written payload
+    (the answer's proposal), else the last tool payload, else — when tools ran —
+    `{"type": "tool_history", "data": tool_history}`; never a `payload_error` card.
+    `payloads` holds every payload of the turn in order (tool payloads first, then
+    model ones), error cards included.
     """
 
     message: str
@@ -509,6 +531,7 @@ class ApprovalDecisionResult(_Model):
 _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
     ChatRequest,
     ChatResponsePayload,
+    PayloadErrorData,
     ActionRequest,
     ActionResult,
     LoginRequest,

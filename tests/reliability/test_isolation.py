@@ -19,11 +19,13 @@ import httpx
 import jwt
 import pytest
 from fastapi.routing import iter_route_contexts
+from sqlalchemy import select
 from starlette.routing import Mount
 
 from pagechat.auth import create_access_token
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, UserTurn, tool_call
 from pagechat.pages import ActionContext, PayloadConfig, ServerAction, register_page
+from pagechat.store.approvals import Approval
 from pagechat.testing import frames
 from pagechat.tools import ToolConfig
 from tests.conftest import TEST_SECRET, Account
@@ -344,7 +346,18 @@ async def _snapshot(live: Live, world: World) -> dict[str, Any]:
         "detail": detail.json(),
         "active": sorted(run.id for run in live.runs.active()),
         "actions": list(world.actions),
+        "approvals": await _approvals(live),
     }
+
+
+async def _approvals(live: Live) -> list[dict[str, Any]]:
+    """Every row of the approvals table: a stranger's decision must not touch Alice's."""
+    async with live.app.state.chat.sessions() as session:
+        rows = (await session.scalars(select(Approval).order_by(Approval.id))).all()
+    return [
+        {column.key: getattr(row, column.key) for column in Approval.__table__.columns}
+        for row in rows
+    ]
 
 
 @pytest.mark.parametrize("key", list(CHECKED), ids=lambda k: f"{k[0]} {k[1]}")
@@ -374,6 +387,22 @@ async def test_another_user_gets_404_and_changes_nothing(
             "Approval not found",
         )
     assert await _snapshot(live, world) == before
+
+
+async def test_the_snapshot_sees_an_approval_decided(live: Live, world: World) -> None:
+    # Regression: the snapshot held no approvals, so a stranger's decision on Alice's
+    # request would have passed unseen as long as the routes answered 404.
+    before = await _snapshot(live, world)
+    response = await live.client.post(
+        f"/api/chat/approvals/{world.approval_id}",
+        json={"decision": "denied"},
+        headers=live.alice.headers,
+    )
+    assert response.status_code == 200
+    after = await _snapshot(live, world)
+    decided = {row["id"]: row["status"] for row in after["approvals"]}
+    assert decided[world.approval_id] == "denied"
+    assert after["approvals"] != before["approvals"]
 
 
 # --- no valid token ----------------------------------------------------------------

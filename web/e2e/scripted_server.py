@@ -12,6 +12,8 @@ The model's reply depends on keywords in the last user message:
   context   echoes the project name from the page context
   think     a pause before the text                      error  the model fails after some text
   cutoff    text cut off by the output limit (max_tokens)
+  garbled   a PROJECT_PROPOSAL whose data is off its schema (an error card, not raw JSON)
+  pick      a call of `present_choices` (the choices end the answer: no card, no second call)
   approve   a call of `delete_demo`, which needs the user's approval; then what came of it
   frontend  a call of `read_field`, the AG-UI client's own tool; then what the client answered
   regen     "Version N of the answer.", N counting up (regenerate)
@@ -374,6 +376,20 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
         # Slower for the scroll test, so a loaded machine cannot finish the answer
         # before the test has scrolled up and watched it go on streaming.
         return _slowly(body, 0.05 if "scroll" in text else 0.02, size=12)
+    if "garbled" in text:
+        return [
+            "Here is my proposal.\n\nPROJECT_PROPOSAL: ",
+            '["not", "an", "object"]',
+            "\nThoughts?",
+        ]
+    if "pick" in text:
+        if after_tools:
+            return ["This second call should never be made."]
+        choose = {
+            "question": "Which colour?",
+            "options": [{"label": "Red", "value": "red"}, {"label": "Blue", "value": "blue"}],
+        }
+        return ["Let me ask.", tool_call("present_choices", choose)]
     if "payload" in text:
         return ["Here is my proposal.\n\nPROJECT_PROPOSAL: ", json.dumps(PROPOSAL)]
     if "suggest" in text:

@@ -45,7 +45,7 @@ from ..payloads import (
 from ._instructions import payload_instructions
 from ._state import as_id, first, read_stream, write_stream
 
-__all__ = ["PAGE", "SWITCH_TAB", "TABS", "build_context"]
+__all__ = ["ACCEPT_EFFECT", "PAGE", "SWITCH_TAB", "TABS", "build_context"]
 
 TABS = ("semantic", "retrieval", "presentation")
 
@@ -141,12 +141,20 @@ _TABS = (
     ),
 )
 
+ACCEPT_EFFECT = (
+    "A proposal changes nothing until the user accepts its card. Accepting applies it at "
+    "once: the proposed fields change in the form and are saved to the stream (the page "
+    "offers Undo); the user's other unsaved edits stay unsaved until they press Save."
+)
+"""What Accept on this page's proposal cards does, as the web page does it
+(EditStreamPage: the form changes, then the card's apply action saves to the stream)."""
+
 _INSTRUCTIONS = (
     "The user is editing one research stream, a standing literature search that produces "
     "periodic reports. Its three layers are edited on three tabs: semantic (what it is "
     "about), retrieval (how articles are found) and presentation (how reports group them). "
-    "A proposal changes nothing until the user accepts its card and saves the page. When a "
-    "request belongs on another tab, say so and offer the switch_tab action."
+    f"{ACCEPT_EFFECT} When a request belongs on another tab, say so and offer the "
+    "switch_tab action."
 )
 
 

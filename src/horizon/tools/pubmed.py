@@ -14,7 +14,12 @@ from typing import Any
 from pagechat.tools import ToolContext, ToolProgress, ToolResult
 
 from ..domain import Article
-from ..payloads import PUBMED_ARTICLE, PUBMED_SEARCH_RESULTS
+from ..payloads import (
+    PUBMED_ARTICLE,
+    PUBMED_ARTICLE_SCHEMA,
+    PUBMED_SEARCH_RESULTS,
+    PUBMED_SEARCH_RESULTS_SCHEMA,
+)
 from ..pubmed import EutilsError
 from ..settings import HorizonSettings
 from ..sources import EutilsPubmed, PubmedSource, open_pubmed_source
@@ -128,5 +133,8 @@ SEARCH_PUBMED_TOOL = dataclasses.replace(
     approval_reason=lambda params: (
         f"Sends the query “{params.get('query', '')}” to PubMed (NCBI) online."
     ),
+    payload_schema=PUBMED_SEARCH_RESULTS_SCHEMA,
 )
-GET_PUBMED_ARTICLE_TOOL = from_spec(GET_PUBMED_ARTICLE, get_pubmed_article)
+GET_PUBMED_ARTICLE_TOOL = dataclasses.replace(
+    from_spec(GET_PUBMED_ARTICLE, get_pubmed_article), payload_schema=PUBMED_ARTICLE_SCHEMA
+)

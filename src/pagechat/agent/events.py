@@ -56,6 +56,9 @@ class AgentToolComplete:
     result_text: str
     payload: dict[str, Any] | None = None
     is_error: bool = False
+    in_answer: bool = False
+    """The result's text is part of the answer (`ToolConfig.result_is_answer`): shown as
+    text, with no card; no `AgentToolStart` came before it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,6 +75,11 @@ async def run_agent_loop(
     `seal` is applied to each tool result before the model reads it (the page layer
     breaks up markers in it, so the model cannot turn copied data into buttons).
 
+    A successful call of a tool whose result is the answer (`result_is_answer`, e.g.
+    `present_choices`) yields no tool start, only its completion with `in_answer`; the
+    step's other calls still run, and then the loop completes without calling the model
+    again (the user's reply is the next turn).
+
     A call of a tool that needs approval ends the loop with `AgentApprovalRequested`,
     whose state `resume` takes back with the user's decision; with `can_pause` False
     (nowhere to keep the state) such a call is refused and the model told so.
@@ -91,6 +96,7 @@ async def run_agent_loop(
         paused = resume.state
         history, usage, first = list(paused.messages), paused.usage, paused.iteration
     decision = resume  # applies to the waiting call only, once
+    last_input = 0
 
     for iteration in range(first, max_iterations + 2):
         if paused is not None:
@@ -132,6 +138,7 @@ async def run_agent_loop(
 
             if finish is not None:
                 usage = usage + finish.usage
+                last_input = finish.usage.input_tokens
             stop_reason: StopReason = finish.stop_reason if finish else "end_turn"
             if final_call or not model_calls or not specs:
                 if model_calls:
@@ -139,7 +146,7 @@ async def run_agent_loop(
                         "ignoring %d tool call(s) the model made after the tool budget",
                         len(model_calls),
                     )
-                yield AgentComplete(stop_reason, usage, finish.usage.input_tokens if finish else 0)
+                yield AgentComplete(stop_reason, usage, last_input)
                 return
             text = "".join(text_parts)
             calls = [ToolCallPart(c.id, c.name, c.input) for c in model_calls]
@@ -181,8 +188,17 @@ async def run_agent_loop(
                 result = ToolResult(denied_result(call.name, decision.note), is_error=True)
             if decided:
                 decision = None
+            in_answer = False
             if result is not None:
                 yield AgentToolStart(call.name, call.input, call.id)
+            elif tool is not None and tool.result_is_answer:
+                async for item in execute_tool(tool, call.input, context):
+                    if isinstance(item, ToolResult):
+                        result = item
+                assert result is not None
+                in_answer = not result.is_error
+                if not in_answer:  # a failed one is a tool call like any: a card the model reads
+                    yield AgentToolStart(call.name, call.input, call.id)
             else:
                 async for tool_event in _run_one(call, by_name, context):
                     if isinstance(tool_event, ToolResult):
@@ -193,11 +209,32 @@ async def run_agent_loop(
             sealed = result.text if seal is None else seal(result.text)
             results.append(ToolResultPart(call.id, sealed, result.is_error))
             yield AgentToolComplete(
-                call.name, call.id, call.input, result.text, result.payload, result.is_error
+                call.name,
+                call.id,
+                call.input,
+                result.text,
+                result.payload,
+                result.is_error,
+                in_answer,
             )
+        if _answered(calls, results, by_name):
+            # The answer ends with what the tool showed; the user's reply is the next turn.
+            yield AgentComplete("end_turn", usage, last_input)
+            return
         history.append(AssistantTurn(text, tuple(calls)))
         history.append(ToolResultsTurn(tuple(results)))
         yield AgentThinking("Thinking...")
+
+
+def _answered(
+    calls: Sequence[ToolCallPart], results: Sequence[ToolResultPart], tools: dict[str, ToolConfig]
+) -> bool:
+    """Whether a call of the step succeeded with a result that is the answer."""
+    for call, result in zip(calls, results, strict=True):
+        tool = tools.get(call.name)
+        if tool is not None and tool.result_is_answer and not result.is_error:
+            return True
+    return False
 
 
 def _approval_reason(tool: ToolConfig, params: dict[str, Any]) -> str | None:

@@ -23,11 +23,15 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..agent import AgentApprovalRequested, LoopResume, LoopState
 from ..identity import Principal
+from ..pages import ParsedReply
 from ..protocol import (
     ApprovalPublic,
     ApprovalRequestedEvent,
     ApprovalResolvedEvent,
+    CustomPayload,
     StreamEvent,
+    SuggestedAction,
+    SuggestedValue,
     TextDeltaEvent,
     ToolCompleteEvent,
     ToolHistoryEntry,
@@ -69,6 +73,19 @@ class PausedTurn:
         self.tool_history = [ToolHistoryEntry.model_validate(e) for e in state["tool_history"]]
         usage = state["usage"]
         self.usage = Usage(input_tokens=int(usage[0]), output_tokens=int(usage[1]))
+        parsed = state.get("parsed")  # absent in requests stored before it was kept
+        self.parsed = (
+            None
+            if not isinstance(parsed, dict)
+            else ParsedReply(
+                message="",
+                payloads=[CustomPayload.model_validate(p) for p in parsed["payloads"]],
+                suggested_values=[SuggestedValue.model_validate(v) for v in parsed["values"]],
+                suggested_actions=[SuggestedAction.model_validate(a) for a in parsed["actions"]],
+                warnings=[str(w) for w in parsed["warnings"]],
+            )
+        )
+        """What the reply parser took out of the text before the pause (payloads, chips)."""
         approval = claimed.approval
         self.resume = LoopResume(
             LoopState.from_json(state["loop"]),
@@ -108,8 +125,12 @@ class Approvals:
         context: dict[str, Any],
         record: AssistantRecord,
         finish: Callable[[AssistantRecord], Awaitable[None]],
+        parsed: ParsedReply | None = None,
     ) -> None:
-        """Store the paused turn, then the answer as `needs_approval`, then tell the client."""
+        """Store the paused turn, then the answer as `needs_approval`, then tell the client.
+
+        `parsed` is what the reply parser took out of the answer so far: the resumed turn
+        starts from it, so the answer ends with the same payloads as if it had not paused."""
         expires_at = (
             utcnow() + timedelta(seconds=self.timeout_seconds)
             if self.timeout_seconds is not None
@@ -124,6 +145,13 @@ class Approvals:
             "tool_history": [e.model_dump(mode="json") for e in record.tool_history],
             "usage": [usage.input_tokens, usage.output_tokens],
         }
+        if parsed is not None:
+            state["parsed"] = {
+                "payloads": [p.model_dump(mode="json") for p in parsed.payloads],
+                "values": [v.model_dump(mode="json") for v in parsed.suggested_values or []],
+                "actions": [a.model_dump(mode="json") for a in parsed.suggested_actions or []],
+                "warnings": list(parsed.warnings),
+            }
         async with self._sessions.begin() as session:
             approval = await rows.create_approval(
                 session=session,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from .. import defaults
 from ..models.base import (
@@ -23,7 +24,7 @@ from ..models.base import (
     ToolResultsTurn,
     UserTurn,
 )
-from ..protocol import MessagePublic, ToolHistoryEntry
+from ..protocol import PAYLOAD_ERROR, MessagePublic, ToolHistoryEntry
 
 __all__ = [
     "DEFAULT_HISTORY_BUDGET",
@@ -99,6 +100,11 @@ def _proposal_notes(msg: MessagePublic) -> str:
         proposed.insert(0, primary)
     notes = []
     for payload in proposed:
+        if payload.type == PAYLOAD_ERROR and isinstance(payload.data, dict):
+            kind = str(payload.data.get("payload_type", ""))[:_PAYLOAD_TYPE_CHARS]
+            reason = str(payload.data.get("reason", ""))[:200]
+            notes.append(f"\n\n(The {kind} written here could not be shown to the user: {reason})")
+            continue
         data = json.dumps(payload.data, ensure_ascii=False, separators=(",", ":"))
         if len(data) > PAYLOAD_CHARS:
             data = f"{data[:PAYLOAD_CHARS]}… [{len(data) - PAYLOAD_CHARS} more characters]"
@@ -131,19 +137,19 @@ def _native_turns(msg: MessagePublic, *, answered: bool) -> list[ModelMessage] |
     calls, then their results (outputs cut as in the notes), then the final text and notes.
     None when the stored markers do not name its tool calls one by one, in order."""
     history = msg.tool_history
+    cards = [i for i, e in enumerate(history) if not e.in_answer]
     turns: list[ModelMessage] = []
     start = 0
-    expected = 0
+    expected = 0  # how many of `cards` the markers so far named
     for group in _MARKERS.finditer(msg.content):
         indices = [int(i) for i in _MARKER.findall(group.group(0))]
-        if indices != list(range(expected, expected + len(indices))) or indices[-1] >= len(history):
+        if indices != cards[expected : expected + len(indices)]:
             return None
         expected += len(indices)
         calls, results = [], []
         for index in indices:
             entry = history[index]
-            # Earlier answers stored without ids get stable ones of their own.
-            call_id = entry.tool_use_id or f"hist_{msg.id}_{index}"
+            call_id = _call_id(msg, entry, index)
             output = entry.output
             if len(output) > TOOL_OUTPUT_CHARS:
                 rest = len(output) - TOOL_OUTPUT_CHARS
@@ -153,12 +159,51 @@ def _native_turns(msg: MessagePublic, *, answered: bool) -> list[ModelMessage] |
         turns.append(AssistantTurn(msg.content[start : group.start()].strip(), tuple(calls)))
         turns.append(ToolResultsTurn(tuple(results)))
         start = group.end()
-    if expected != len(history) or not turns:
+    if expected != len(cards):
+        return None
+    answered_by_tool = _answer_step(msg, start)
+    if answered_by_tool is None:
+        return None
+    if answered_by_tool:
+        turns.extend(answered_by_tool[:2])
+        start = answered_by_tool[2]
+    if not turns:
         return None
     notes = _STATUS_NOTES.get(msg.status, "") + _proposal_notes(msg)
     final = (msg.content[start:].strip() + notes + _decision_note(msg, answered=answered)).strip()
     turns.append(AssistantTurn(final or _NO_TEXT))
     return turns
+
+
+_SHOWN = "(Shown to the user as the end of this answer.)"
+
+
+def _call_id(msg: MessagePublic, entry: ToolHistoryEntry, index: int) -> str:
+    # Earlier answers stored without ids get stable ones of their own.
+    return entry.tool_use_id or f"hist_{msg.id}_{index}"
+
+
+def _answer_step(msg: MessagePublic, start: int) -> tuple[Any, ...] | None:
+    """The last step when tool results were the answer's end (`in_answer`, present_choices):
+    (its calls, their results, where the shown results begin); () when there are none;
+    None when the text does not end with them as they were shown."""
+    shown = [(i, e) for i, e in enumerate(msg.tool_history) if e.in_answer]
+    if not shown:
+        return ()
+    at = msg.content.find(shown[0][1].output, start)
+    end = at
+    for _, entry in shown:
+        found = msg.content.find(entry.output, end)
+        if at < 0 or found < 0:
+            return None
+        end = found + len(entry.output)
+    calls = tuple(ToolCallPart(_call_id(msg, e, i), e.tool_name, dict(e.input)) for i, e in shown)
+    results = tuple(ToolResultPart(c.id, _SHOWN, False) for c in calls)
+    return (
+        AssistantTurn(msg.content[start:at].strip(), calls),
+        ToolResultsTurn(results),
+        at,
+    )
 
 
 def _as_turn(msg: MessagePublic, *, answered: bool = False) -> ModelMessage | None:

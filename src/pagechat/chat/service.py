@@ -199,7 +199,8 @@ class ChatService:
         """Go on with a turn paused for approval, in the run `run_id` (chat/approvals.py).
 
         The run first replays the answer so far, so it folds like one run. It is not
-        admitted against quotas again: the turn was, when it started. `extra_tools`: the
+        admitted against quotas again (the turn was, when it started), but the tokens it
+        spends count against the day's, as the first run's did. `extra_tools`: the
         client's frontend tools, when its result resumes the turn.
         """
         claimed = paused.claimed
@@ -210,18 +211,29 @@ class ChatService:
             tools = offer_frontend_tools(setup.tools, extra_tools, strict=False)
             setup = replace(setup, tools=tools)
         ids = TurnIds(claimed.conversation_id, "", claimed.message_id)
-        turn = TurnState(ids, setup, question=paused.message, resume=paused.resume)
+        turn = TurnState(
+            ids, setup, question=paused.message, resume=paused.resume, parsed=paused.parsed
+        )
         turn.text.append(paused.content)
         turn.tool_history.extend(paused.tool_history)
         turn.usage = TokenUsage(paused.usage.input_tokens, paused.usage.output_tokens)
         if claimed.kind == "approval":
             turn.approvals[claimed.tool_use_id] = claimed.approval
 
+        before = paused.usage.input_tokens + paused.usage.output_tokens
+        quotas = self.quotas
+
         async def body(run: Run) -> None:
-            for event in replay_events(paused):
-                run.emit(event)
-            # The loop takes its messages from the paused state.
-            await self._run(run, turn, user, paused.context, [])
+            try:
+                for event in replay_events(paused):
+                    run.emit(event)
+                # The loop takes its messages from the paused state.
+                await self._run(run, turn, user, paused.context, [])
+            finally:
+                if quotas is not None:
+                    # The usage goes on from the pause's, which the first run counted.
+                    spent = turn.usage.input_tokens + turn.usage.output_tokens - before
+                    await asyncio.shield(quotas.release(user.id, run_id, tokens=max(0, spent)))
 
         return self.runs.start(
             owner_id=user.id, conversation_id=ids.conversation_id, body=body, run_id=run_id

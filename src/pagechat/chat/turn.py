@@ -33,8 +33,9 @@ from ..agent import (
 )
 from ..identity import Principal
 from ..models.base import AssistantTurn, Model, ModelMessage, TokenUsage, UserTurn
-from ..pages import ReplyParser, TurnSetup
+from ..pages import ParsedReply, ReplyParser, TurnSetup, neutralize_tool_markers
 from ..protocol import (
+    PAYLOAD_ERROR,
     ApprovalPublic,
     ChatResponsePayload,
     CompleteEvent,
@@ -85,6 +86,8 @@ class TurnState:
     """Set when the turn goes on after an approval (chat/approvals.py)."""
     approvals: dict[str, ApprovalPublic] = field(default_factory=dict)
     """Decided approvals by tool_use_id, shown on their tool calls."""
+    parsed: ParsedReply | None = None
+    """What the reply parser took out of the answer before an approval pause."""
 
     def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
         return AssistantRecord(
@@ -130,10 +133,14 @@ class TurnRunner:
         # Withholds payload markers while they stream and parses them; only the
         # model's own text goes through it, never tool output or the user's words.
         self.parser = ReplyParser(turn.setup)
+        if turn.parsed is not None:
+            self.parser.restore(turn.parsed)
         turn.model = f"{model.provider}/{model.name}"
         # Text waits at most a window while a burst is merged; every other event
         # goes out after the text before it (`_emit`), and a turn's end flushes it.
         self.deltas = TextCoalescer(self._show_now, window=config.coalesce_seconds)
+        # Calls whose result is the answer's end (present_choices): shown when the turn ends.
+        self._answers: list[ToolHistoryEntry] = []
         self._burst_start = 0.0
         self._last_delta = 0.0
 
@@ -234,6 +241,14 @@ class TurnRunner:
     def _flush_text(self) -> None:
         self._show(self.parser.flush())
         self.deltas.flush()
+        for entry in self._answers:
+            # After every card of the step, as the answer's last words (no marker: no card).
+            so_far = "".join(self.turn.text)
+            gap = "\n\n" if so_far.strip() and not so_far.endswith("\n\n") else ""
+            self.turn.tool_history.append(entry)
+            self._show_now(gap + entry.output)
+        self._answers.clear()
+        self.deltas.flush()
 
     def _on_text(self, event: AgentTextDelta) -> bool:
         """Shows the delta; True when the turn should let the loop run others now."""
@@ -279,6 +294,20 @@ class TurnRunner:
 
     def _on_tool_complete(self, event: AgentToolComplete) -> None:
         turn = self.turn
+        if event.in_answer:
+            # Built from the model's own arguments, so no marker of a page is data here;
+            # only tool markers are broken up, as in everything the model writes.
+            shown = neutralize_tool_markers(storable_text(event.result_text))
+            self._answers.append(
+                ToolHistoryEntry(
+                    tool_name=event.tool_name,
+                    input=storable(event.tool_input),
+                    output=shown,
+                    tool_use_id=event.tool_use_id,
+                    in_answer=True,
+                )
+            )
+            return
         index = len(turn.tool_history)
         output = turn.setup.seal(storable_text(event.result_text))
         turn.tool_history.append(
@@ -382,6 +411,7 @@ class TurnRunner:
             finish=lambda record: self.store.finish_turn(
                 assistant_message_id=message_id, record=record
             ),
+            parsed=self.parser.result(),
         )
 
     async def _failed(self, event: AgentError) -> None:
@@ -413,15 +443,17 @@ def _primary_payload(
     written: list[CustomPayload],
     tool_history: list[ToolHistoryEntry],
 ) -> CustomPayload | None:
-    """The turn's primary payload: the last tool payload, else the first model-written one."""
-    if tool_payloads:
-        return tool_payloads[-1]
-    if written:
-        return written[0]
-    if tool_history:
-        return CustomPayload(
-            type="tool_history", data=[e.model_dump(mode="json") for e in tool_history]
-        )
+    """The turn's primary payload: the model's proposal first (a tool's card never buries it),
+    else the last tool payload; never an error card (it shows in the answer)."""
+    shown = [p for p in written if p.type != PAYLOAD_ERROR]
+    if shown:
+        return shown[0]
+    from_tools = [p for p in tool_payloads if p.type != PAYLOAD_ERROR]
+    if from_tools:
+        return from_tools[-1]
+    cards = [e for e in tool_history if not e.in_answer]
+    if cards:
+        return CustomPayload(type="tool_history", data=[e.model_dump(mode="json") for e in cards])
     return None
 
 

@@ -10,10 +10,16 @@ streamed text and the parsed message are the same string. What a region must
 look like, and what happens to the whitespace around it, is described in
 `pagechat.pages.stream`.
 
-A payload whose JSON is malformed or does not match its schema stays in the
-message as text, with a warning. A SUGGESTED_VALUES / SUGGESTED_ACTIONS block
-that is a JSON array is always cut out; items in it that are malformed, or
-actions the page does not have (with that handler), are dropped with a warning.
+A payload whose data does not match its schema is repaired where the meaning is
+unambiguous (`pagechat.tools.repair`: "3" for 3, a field the schema forbids, a
+missing field with a default). One that still does not match, or whose JSON is
+malformed or was cut off at the end of the model's call, is cut out all the same
+and becomes a `payload_error` card in its place among the payloads ("couldn't
+show this proposal", the details folded away): raw JSON never reaches the answer.
+A marker followed by no JSON at all is only a mention and stays text.
+A SUGGESTED_VALUES / SUGGESTED_ACTIONS block is always cut out; one that is not a
+JSON array is dropped with a warning, and so are items in it that are malformed,
+or actions the page does not have (with that handler).
 Nothing here raises because of what the model wrote.
 """
 
@@ -27,7 +33,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..protocol import CustomPayload, SuggestedAction, SuggestedValue
-from ..tools.execute import schema_error
+from ..tools.repair import check_payload_data, payload_error
 from .choices import find_choice_blocks
 from .config import (
     RESERVED_MARKERS,
@@ -117,36 +123,53 @@ class ReplyParser:
         logger.warning("model reply: %s", message)
         self._warnings.append(message)
 
+    def restore(self, earlier: ParsedReply) -> None:
+        """Go on from what was parsed before (a turn resumed after an approval): its
+        payloads, chips, actions and warnings come first in `result()`."""
+        self._payloads[:0] = earlier.payloads
+        self._values[:0] = earlier.suggested_values or []
+        self._actions[:0] = earlier.suggested_actions or []
+        self._warnings[:0] = earlier.warnings
+
     def _judge(self, marker: str, body: str | None) -> bool:
         if body is None:
-            self._warn(f"{marker} is not followed by a complete JSON value; kept as text")
+            self._warn(f"{marker} is not followed by a JSON value; kept as text")
             return False
+        payload = self._by_marker.get(marker)
         try:
             data = json.loads(body, strict=False)
         except (ValueError, RecursionError):
-            self._warn(f"{marker} is followed by malformed JSON; kept as text")
-            return False
+            if payload is not None:
+                self._refuse(payload, "was cut off or is not valid JSON", "Malformed JSON.", body)
+            else:
+                self._warn(f"{marker} is followed by malformed JSON; dropped")
+            return True
         if marker == SUGGESTED_VALUES_MARKER:
             return self._take_values(data)
         if marker == SUGGESTED_ACTIONS_MARKER:
             return self._take_actions(data)
-        return self._take_payload(self._by_marker[marker], data)
+        assert payload is not None
+        return self._take_payload(payload, data)
+
+    def _refuse(self, payload: PayloadConfig, why: str, problem: str, written: Any) -> None:
+        # Logged, not added to `warnings`: the error card already tells the user.
+        logger.warning("model reply: %s %s; shown as an error card", payload.parse_marker, why)
+        reason = f"The {payload.type.replace('_', ' ')} could not be shown: it {why}."
+        self._payloads.append(payload_error(payload.type, reason, problem, written))
 
     def _take_payload(self, payload: PayloadConfig, data: Any) -> bool:
-        if payload.schema is not None:
-            problem = schema_error(payload.schema, data)
-            if problem is not None:
-                problem = _clip(problem)
-                marker = payload.parse_marker
-                self._warn(f"{marker} does not match its schema ({problem}); kept as text")
-                return False
-        self._payloads.append(CustomPayload(type=payload.type, data=data))
+        card = check_payload_data(payload.type, payload.schema, data)
+        if card.type != payload.type:
+            logger.warning("model reply: %s does not match its schema", payload.parse_marker)
+        elif card.data != data:
+            logger.info("model reply: %s repaired to match its schema", payload.parse_marker)
+        self._payloads.append(card)
         return True
 
     def _take_values(self, data: Any) -> bool:
         if not isinstance(data, list):
-            self._warn(f"{SUGGESTED_VALUES_MARKER} is not a JSON array; kept as text")
-            return False
+            self._warn(f"{SUGGESTED_VALUES_MARKER} is not a JSON array; dropped")
+            return True
         for item in data:
             # A bare string is both the chip's label and what it sends.
             raw = {"label": item, "value": item} if isinstance(item, str) else item
@@ -158,8 +181,8 @@ class ReplyParser:
 
     def _take_actions(self, data: Any) -> bool:
         if not isinstance(data, list):
-            self._warn(f"{SUGGESTED_ACTIONS_MARKER} is not a JSON array; kept as text")
-            return False
+            self._warn(f"{SUGGESTED_ACTIONS_MARKER} is not a JSON array; dropped")
+            return True
         for item in data:
             action = self._action(item)
             if action is not None:

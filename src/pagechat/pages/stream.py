@@ -17,6 +17,9 @@ Rules, for any split of the text into deltas:
   as plain text as soon as it cannot (a character no JSON has outside a string,
   mismatched brackets, nesting deeper than 100) or at `flush`; then only the
   marker itself is text and scanning goes on right after it.
+* A JSON value still open when the call ends (an answer cut off by the output
+  limit) is handed to the judge as it is, which may cut it out to the end
+  (the parser shows an error card for it); rejected, it is released as above.
 * A complete region is handed to the judge. Accepted, it is removed along with
   the spaces and tabs after it, and — when the marker began its line — the
   newlines after it too, so a payload on its own paragraph leaves no gap.
@@ -45,7 +48,8 @@ logger = logging.getLogger(__name__)
 
 Judge = Callable[[str, str | None], bool]
 """`(marker, json_text)` → whether to cut the region out. `json_text` is None when
-the marker was not followed by a complete JSON value (the call is then a report)."""
+the marker was not followed by a JSON value (the call is then a report); at the end
+of a call it may be a JSON value that never closed (not valid JSON)."""
 
 _WS = " \t\r\n"
 _BARE_JSON = frozenset(" \t\r\n,:0123456789-+.eEtruefalsn")
@@ -62,7 +66,7 @@ _FENCE_LINE_START = re.compile(
 # Region phases.
 _GAP, _OPEN_FENCE, _FENCE_GAP, _JSON, _CLOSE_GAP, _CLOSE_FENCE = range(6)
 # `_scan_region` results that are not an end offset.
-_PENDING, _ABORT = 0, -1
+_PENDING, _ABORT, _UNCLOSED = 0, -1, -2
 
 
 # A marker starting with these would be mistaken for whitespace or a code fence.
@@ -181,6 +185,13 @@ class ReplyStreamFilter:
             if end == _PENDING:
                 break
             self._region = None
+            if end == _UNCLOSED:
+                # The call ended inside the JSON: the judge may take the rest of the text.
+                body = self._buf[region.json_start : region.json_end or len(self._buf)]
+                if self._decide(region.marker, body):
+                    self._buf = ""
+                    continue
+                end = _ABORT
             if end == _ABORT:
                 self._decide(region.marker, None)
                 self._put(out, region.marker)
@@ -351,7 +362,9 @@ class ReplyStreamFilter:
                 if r.ticks == 3:
                     return i
         r.pos = i
-        return _ABORT if final else _PENDING
+        if not final:
+            return _PENDING
+        return _UNCLOSED if r.phase in (_JSON, _CLOSE_GAP, _CLOSE_FENCE) else _ABORT
 
     def _skip_string(self, r: _Region, i: int) -> int:
         """Advance through a JSON string from `i`; the next offset to scan."""

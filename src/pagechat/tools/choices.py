@@ -1,8 +1,12 @@
 """`present_choices`: the built-in tool that asks the user a multiple-choice question.
 
-The tool does not write to the stream itself: it hands the model the exact
-```` ```choices ```` block to output, so the model stays in charge of the
-conversation (specs/choices-design.md, decision 2).
+Its result is the answer's end (`ToolConfig.result_is_answer`): the server puts the
+```` ```choices ```` block into the answer itself, with no tool card, and ends the turn
+without calling the model again (issue 17.5: no extra card, no extra model iteration;
+the specs' first design, choices-design.md decision 2, had the model copy the block in
+one more call). The call and its result stay in the stored answer's tool history, so
+the next turn's history holds them in the provider's native tool-use form, and the
+user's pick is simply their next message (decision 4).
 """
 
 from __future__ import annotations
@@ -56,20 +60,19 @@ def choices_block(question: str, options: list[dict[str, str]]) -> str:
 def _present_choices(params: dict[str, Any], context: ToolContext) -> ToolResult:
     block = choices_block(params["question"], params["options"])
     lead = f"{params['context']}\n\n" if params.get("context") else ""
-    return ToolResult(
-        "Present this choice to the user using the exact format below:\n\n"
-        f"{lead}{block}\n\n"
-        "Wait for the user to select an option before proceeding."
-    )
+    return ToolResult(f"{lead}{block}")
 
 
 PRESENT_CHOICES = ToolConfig(
     name="present_choices",
     description=(
         "Ask the user a multiple-choice question (2-4 options) shown as clickable buttons. "
-        "Use it when the next step depends on a decision only the user can make."
+        "Use it when the next step depends on a decision only the user can make. The buttons "
+        "end your answer: write what should come before them first; the user's pick comes "
+        "back as their next message."
     ),
     input_schema=_SCHEMA,
     executor=_present_choices,
     timeout=5.0,
+    result_is_answer=True,
 )

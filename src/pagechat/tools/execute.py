@@ -16,9 +16,8 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import jsonschema
-
 from .chart import ChartSpecError, checked_payload
+from .repair import check_payload_data, payload_error, schema_error
 from .types import ToolConfig, ToolContext, ToolProgress, ToolResult
 
 __all__ = ["execute_tool", "schema_error", "validation_error"]
@@ -28,19 +27,30 @@ logger = logging.getLogger(__name__)
 _DONE = object()
 
 
-def schema_error(schema: dict[str, Any], value: Any) -> str | None:
-    """Why `value` does not satisfy the JSON Schema `schema`, or None."""
-    validator_cls = jsonschema.validators.validator_for(schema)
-    error = jsonschema.exceptions.best_match(validator_cls(schema).iter_errors(value))
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.absolute_path)
-    return f"{where}: {error.message}" if where else error.message
-
-
 def validation_error(tool: ToolConfig, params: dict[str, Any]) -> str | None:
     """Why `params` does not satisfy the tool's `input_schema`, or None."""
     return schema_error(tool.input_schema, params)
+
+
+def _card(tool: ToolConfig, payload: Any) -> dict[str, Any] | None:
+    """A tool's payload as its card: checked against `payload_schema` (repaired where the
+    meaning is unambiguous), or a `payload_error` card when it is not usable."""
+    if payload is None:
+        return None
+    kind = payload.get("type") if isinstance(payload, dict) else None
+    if not isinstance(kind, str) or not kind:
+        logger.warning("tool %s returned a payload without a type", tool.name)
+        card = payload_error(
+            "unknown",
+            f"The result card of {tool.name} could not be shown.",
+            "A tool payload is an object {type, data} with a non-empty type.",
+            payload,
+        )
+    else:
+        card = check_payload_data(kind, tool.payload_schema, payload.get("data"))
+        if card.type != kind:
+            logger.warning("tool %s returned a %s payload off its schema", tool.name, kind)
+    return card.model_dump(mode="json")
 
 
 def _as_result(value: Any) -> ToolResult:
@@ -148,7 +158,7 @@ async def execute_tool(
                 else:
                     final = _as_result(item)
         if final is not None and final.payload is not None:
-            final = dataclasses.replace(final, payload=checked_payload(final.payload))
+            final = dataclasses.replace(final, payload=_card(tool, checked_payload(final.payload)))
     except TimeoutError:
         call.cancelled.set()
         yield ToolResult(f"Tool {tool.name} timed out after {tool.timeout:g} s.", is_error=True)

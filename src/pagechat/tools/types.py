@@ -77,6 +77,12 @@ class ToolConfig:
     runs_in_client: bool = False
     """A frontend tool (AG-UI): the client runs it, not the server. The loop stops before
     each call as it does for approval; the client's result resumes it (chat/frontend_tools.py)."""
+    payload_schema: dict[str, Any] | None = None
+    """JSON Schema of its results' payload `data`: a payload off it is repaired where the
+    meaning is unambiguous, else shown as a `payload_error` card (`pagechat.tools.repair`)."""
+    result_is_answer: bool = False
+    """A successful result's text is shown as the end of the answer itself, with no card,
+    and the turn ends there: the model is not called again (`present_choices`)."""
 
     def approval_needed(self, params: dict[str, Any]) -> str | None:
         """The reason to ask before running with these (already validated) `params`, or None."""

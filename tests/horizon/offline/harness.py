@@ -8,7 +8,7 @@ tests examine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from horizon.offline import OfflineModel
@@ -226,7 +226,12 @@ class Turn:
 
     @property
     def calls(self) -> list[tuple[str, dict[str, Any]]]:
-        return [(e.tool_name, e.tool_input) for e in self.events if isinstance(e, AgentToolStart)]
+        # A call whose result is the answer has no start event: its completion says it ran.
+        return [
+            (e.tool_name, e.tool_input)
+            for e in self.events
+            if isinstance(e, AgentToolStart) or (isinstance(e, AgentToolComplete) and e.in_answer)
+        ]
 
     @property
     def results(self) -> list[AgentToolComplete]:
@@ -271,4 +276,9 @@ async def converse(
     ]
     assert isinstance(events[-1], AgentComplete), events[-1]
     model_text = "".join(e.text for e in events if isinstance(e, AgentTextDelta))
-    return Turn(events, parse_reply(model_text, setup))
+    # A result that is the answer (present_choices) ends it, as the chat turn shows it.
+    answers = [e.result_text for e in events if isinstance(e, AgentToolComplete) and e.in_answer]
+    reply = parse_reply(model_text, setup)
+    if answers:
+        reply = replace(reply, message="\n\n".join([reply.message.rstrip(), *answers]).strip())
+    return Turn(events, reply)

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from horizon.pages.edit_stream import PAGE, build_context
+from horizon.pages.edit_stream import ACCEPT_EFFECT, PAGE, build_context
 from pagechat.pages import PayloadConfig, parse_reply, prepare_turn
 from pagechat.protocol import CustomPayload
 
@@ -130,12 +130,29 @@ def test_a_payload_is_not_parsed_on_a_tab_that_does_not_offer_it(
     assert reply.message == line
 
 
-def test_a_schema_proposal_with_an_unknown_field_stays_text() -> None:
+def test_a_schema_proposal_with_an_unknown_field_is_repaired_by_dropping_it() -> None:
+    line = 'SCHEMA_PROPOSAL: {"proposed_changes": {"purpose": "Track it.", "colour": "red"}, '
+    line += '"confidence": "high", "reasoning": "x"}'
+    reply = parse_reply(line, "edit_stream", "semantic")
+    assert [p.data["proposed_changes"] for p in reply.payloads] == [{"purpose": "Track it."}]
+    assert reply.message == ""
+
+
+def test_a_schema_proposal_that_changes_only_an_unknown_field_is_an_error_card() -> None:
     line = 'SCHEMA_PROPOSAL: {"proposed_changes": {"colour": "red"}, "confidence": "high", '
     line += '"reasoning": "x"}'
     reply = parse_reply(line, "edit_stream", "semantic")
-    assert reply.payloads == []
-    assert reply.warnings
+    assert [p.type for p in reply.payloads] == ["payload_error"]
+    assert reply.message == ""
+
+
+def test_the_prompt_says_what_accept_does_as_the_page_does_it() -> None:
+    # EditStreamPage's accept changes the form and saves the proposal to the stream at once
+    # (with Undo); the cards say so too ("... and saves them; you can undo it").
+    prompt = prepare_turn(_context("semantic"), is_admin=False).system_prompt
+    assert ACCEPT_EFFECT in prompt
+    assert "saved to the stream" in ACCEPT_EFFECT and "Undo" in ACCEPT_EFFECT
+    assert "saves the page" not in prompt
 
 
 def test_switch_tab_is_a_client_action_of_the_page() -> None:

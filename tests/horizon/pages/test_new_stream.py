@@ -59,8 +59,10 @@ def test_each_payload_example_is_valid_and_parses(
     assert reply.warnings == []
 
 
-def test_a_template_without_topics_stays_text() -> None:
+def test_a_template_without_topics_is_an_error_card_not_text() -> None:
     line = 'STREAM_TEMPLATE: {"name": "X", "purpose": "Y", "topics": []}'
     reply = parse_reply(line, "new_stream")
-    assert reply.payloads == []
-    assert reply.message == line
+    assert [(p.type, p.data["payload_type"]) for p in reply.payloads] == [
+        ("payload_error", "stream_template")
+    ]
+    assert reply.message == ""

@@ -12,10 +12,13 @@ from fastapi import FastAPI
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+import pagechat.pages.registry
 from pagechat.auth import JwtAuthenticator
 from pagechat.chat import ChatConfig
 from pagechat.models import FunctionModel, ScriptItem, tool_call
-from pagechat.models.base import ModelRequest, ToolResultsTurn
+from pagechat.models.base import ModelFinish, ModelRequest, TokenUsage, ToolResultsTurn
+from pagechat.pages import PayloadConfig, register_page
+from pagechat.quotas import MemoryQuotas, QuotaPolicy, Quotas, QuotaSettings
 from pagechat.runs import RunManager
 from pagechat.runs.redis import RedisRunManager
 from pagechat.server import create_app
@@ -73,6 +76,7 @@ def _app(
     *,
     runs: RunManager | None = None,
     config: ChatConfig | None = None,
+    quotas: Quotas | None = None,
 ) -> FastAPI:
     return create_app(
         model=model,
@@ -81,6 +85,7 @@ def _app(
         sessions=sessions,
         runs=runs,
         config=config,
+        quotas=quotas,
     )
 
 
@@ -100,9 +105,12 @@ async def client(approving_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-async def _ask(client: httpx.AsyncClient, who: Account, message: str) -> list[Frame]:
+async def _ask(
+    client: httpx.AsyncClient, who: Account, message: str, context: dict[str, Any] | None = None
+) -> list[Frame]:
+    body = {"message": message, "context": context or {}}
     async with client.stream(
-        "POST", "/api/chat/stream", json={"message": message}, headers=who.headers
+        "POST", "/api/chat/stream", json=body, headers=who.headers
     ) as response:
         assert response.status_code == 200
         return await read_all(response)
@@ -371,3 +379,61 @@ async def test_another_worker_takes_the_decision_and_both_follow_the_turn(
     assert deleted == [7]
     assert seen_on_a == seen_on_b
     assert seen_on_a[-1].event["payload"]["message"] == "Deleting.[[tool:0]]Done."
+
+
+async def test_tokens_spent_after_an_approval_count_against_the_daily_quota(
+    sessions: async_sessionmaker[AsyncSession],
+    authenticator: JwtAuthenticator,
+    model: FunctionModel,
+    alice: Account,
+    replies: Replies,
+) -> None:
+    quotas = MemoryQuotas(QuotaSettings(user=QuotaPolicy(tokens_per_day=100_000)))
+    app = _app(sessions, authenticator, model, quotas=quotas)
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://testserver"
+    ) as client:
+        replies.append([tool_call("delete_report", {"id": 7})])
+        # After the approval the model spends more than the whole day's share.
+        replies.append(["Done.", ModelFinish("end_turn", TokenUsage(1_000, 200_000))])
+        paused = (await _ask(client, alice, "Delete report 7"))[-1].event
+        response = await _decide(client, alice, paused["approval_id"], {"decision": "approved"})
+        assert (await _follow(client, alice, response.json()["run_id"]))[-1].type == "complete"
+
+        after = await client.post(
+            "/api/chat/stream",
+            json={"message": "And report 8?", "conversation_id": paused["conversation_id"]},
+            headers=alice.headers,
+        )
+    assert after.status_code == 429
+    assert after.json()["quota"] == "tokens_per_day"
+
+
+async def test_payloads_written_before_an_approval_pause_end_the_resumed_answer(
+    client: httpx.AsyncClient,
+    alice: Account,
+    replies: Replies,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pagechat.pages.registry, "_PAGES", {})
+    register_page("reports", payloads=[PayloadConfig("note", "NOTE:", "Leave a note.")])
+    replies.append(
+        [
+            'Before I delete it: NOTE: {"keep": "a copy"}\n',
+            'SUGGESTED_VALUES: ["Undo"]\n',
+            tool_call("delete_report", {"id": 7}),
+        ]
+    )
+    replies.append(['Deleted. NOTE: {"deleted": 7}'])
+    paused = (await _ask(client, alice, "Delete report 7", {"current_page": "reports"}))[-1]
+
+    response = await _decide(client, alice, paused.event["approval_id"], {"decision": "approved"})
+    frames = await _follow(client, alice, response.json()["run_id"])
+
+    payload = frames[-1].event["payload"]
+    assert [p["data"] for p in payload["payloads"]] == [{"keep": "a copy"}, {"deleted": 7}]
+    assert payload["custom_payload"] == {"type": "note", "data": {"keep": "a copy"}}
+    assert [v["value"] for v in payload["suggested_values"]] == ["Undo"]
+    assert "NOTE" not in payload["message"] and "SUGGESTED" not in payload["message"]
+    stored = (await _messages(client, alice, paused.event["conversation_id"]))[1]
+    assert stored["payloads"] == payload["payloads"]

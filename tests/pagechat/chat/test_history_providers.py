@@ -91,3 +91,43 @@ async def test_openai_receives_tool_calls_results_and_the_proposals_fate() -> No
     assert sent[3]["tool_call_id"] == "toolu_01" and sent[3]["content"] == "3 articles"
     assert "The user rejected the proposed schema_proposal." in sent[4]["content"]
     assert "base editing" in sent[4]["content"]
+
+
+def _choices_answer() -> list[MessagePublic]:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    block = '```choices\n{"question": "Which?", "options": [{"label": "A", "value": "a"}]}\n```'
+    choose = ToolHistoryEntry(
+        tool_name="present_choices",
+        input={"question": "Which?", "options": [{"label": "A", "value": "a"}]},
+        output=block,
+        tool_use_id="toolu_09",
+        in_answer=True,
+    )
+    return [
+        MessagePublic(id="m1", role="user", content="Help me pick", created_at=at),
+        MessagePublic(
+            id="m2",
+            role="assistant",
+            content=f"Two ways.\n\n{block}",
+            created_at=at,
+            tool_history=[choose],
+        ),
+    ]
+
+
+async def test_a_choice_shown_in_the_answer_reaches_anthropic_as_a_call_with_its_result() -> None:
+    messages = [*build_history(_choices_answer()), UserTurn("a")]
+    request = ModelRequest(system="You help.", messages=messages, tools=[SEARCH])
+    with FakeAnthropic(reply("OK")) as fake:
+        model = AnthropicModel("claude-test", api_key="sk-ant-test", base_url=fake.base_url)
+        try:
+            _ = [event async for event in model.stream(request)]
+        finally:
+            await model.aclose()
+        sent: list[dict[str, Any]] = fake.requests[-1]["messages"]
+
+    assert [m["role"] for m in sent] == ["user", "assistant", "user", "assistant", "user"]
+    assert sent[1]["content"][0] == {"type": "text", "text": "Two ways."}
+    assert sent[1]["content"][-1]["name"] == "present_choices"
+    assert sent[2]["content"][0]["tool_use_id"] == "toolu_09"
+    assert "```choices" in json.dumps(sent[3]["content"])

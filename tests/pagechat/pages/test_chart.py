@@ -43,10 +43,11 @@ def test_an_inline_chart_from_the_model_becomes_a_chart_payload(page: PageConfig
         {**SPEC, "$schema": "https://evil.example/s.json"},
     ],
 )
-def test_a_chart_that_could_fetch_stays_text_with_a_warning(
+def test_a_chart_that_could_fetch_is_an_error_card_not_a_chart(
     page: PageConfig, spec: dict[str, Any]
 ) -> None:
     reply = parse_reply(f"CHART: {json.dumps({'title': 't', 'spec': spec})}", page)
 
-    assert reply.payloads == []
-    assert reply.warnings
+    assert [p.type for p in reply.payloads] == ["payload_error"]
+    assert reply.payloads[0].data["payload_type"] == "chart"
+    assert reply.message == ""

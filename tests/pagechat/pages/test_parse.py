@@ -20,7 +20,7 @@ from pagechat.pages import (
     prepare_turn,
     register_page,
 )
-from pagechat.protocol import CustomPayload, SuggestedAction, SuggestedValue
+from pagechat.protocol import CustomPayload, PayloadErrorData, SuggestedAction, SuggestedValue
 
 SCHEMA_PROPOSAL = PayloadConfig(
     type="schema_proposal",
@@ -85,23 +85,75 @@ def test_several_payloads_are_kept_in_order(page: PageConfig) -> None:
     assert reply.message == "That is all."
 
 
-def test_a_payload_that_breaks_its_schema_stays_as_text_with_a_warning(
+def test_a_payload_that_breaks_its_schema_becomes_an_error_card_not_text(
     page: PageConfig, caplog: pytest.LogCaptureFixture
 ) -> None:
-    text = 'SCHEMA_PROPOSAL: {"title": "no name"}'
+    text = 'Here. SCHEMA_PROPOSAL: {"title": "no name"} Done.'
     with caplog.at_level(logging.WARNING):
         reply = parse_reply(text, page)
-    assert reply.message == text
-    assert reply.payloads == []
-    assert "SCHEMA_PROPOSAL:" in reply.warnings[0] and "name" in reply.warnings[0]
+    assert reply.message == "Here. Done."
+    [card] = reply.payloads
+    assert card.type == "payload_error"
+    error = PayloadErrorData.model_validate(card.data)
+    assert error.payload_type == "schema_proposal"
+    assert "\n" not in error.reason and "schema proposal" in error.reason
+    assert "'name' is a required property" in error.details and '"no name"' in error.details
     assert "does not match its schema" in caplog.text
 
 
-def test_malformed_json_stays_as_text_with_a_warning(page: PageConfig) -> None:
-    text = 'SCHEMA_PROPOSAL: {"name": "x",}'
+def test_malformed_json_becomes_an_error_card_not_text(page: PageConfig) -> None:
+    reply = parse_reply('SCHEMA_PROPOSAL: {"name": "x",} and on', page)
+    assert reply.message == "and on"
+    assert [p.type for p in reply.payloads] == ["payload_error"]
+    assert "not valid JSON" in PayloadErrorData.model_validate(reply.payloads[0].data).reason
+
+
+def test_a_payload_cut_off_at_the_end_of_the_call_becomes_an_error_card(page: PageConfig) -> None:
+    parser = ReplyParser(page)
+    shown = parser.feed('Proposal:\nSCHEMA_PROPOSAL: {"name": "Onc') + parser.flush()
+    reply = parser.result()
+    assert shown == reply.message == "Proposal:\n"
+    assert [p.type for p in reply.payloads] == ["payload_error"]
+    assert "cut off" in PayloadErrorData.model_validate(reply.payloads[0].data).reason
+
+
+REPAIRABLE = PayloadConfig(
+    type="plan",
+    parse_marker="PLAN:",
+    llm_instructions="Propose a plan.",
+    schema={
+        "type": "object",
+        "properties": {
+            "steps": {"type": "integer"},
+            "ready": {"type": "boolean"},
+            "owner": {"type": "string"},
+            "note": {"type": "string", "default": ""},
+        },
+        "required": ["steps"],
+        "additionalProperties": False,
+    },
+)
+
+
+def test_a_payload_slightly_off_its_schema_is_repaired() -> None:
+    page = PageConfig("p", payloads=(REPAIRABLE,))
+    text = 'PLAN: {"steps": "3", "ready": "true", "owner": null, "colour": "red"}'
     reply = parse_reply(text, page)
-    assert (reply.message, reply.payloads) == (text, [])
-    assert "malformed JSON" in reply.warnings[0]
+    assert reply.payloads == [
+        CustomPayload(type="plan", data={"steps": 3, "ready": True, "note": ""})
+    ]
+    assert (reply.message, reply.warnings) == ("", [])
+
+
+def test_a_payload_whose_meaning_is_open_is_not_guessed() -> None:
+    page = PageConfig("p", payloads=(REPAIRABLE,))
+    reply = parse_reply('PLAN: {"steps": "three"}', page)
+    assert [p.type for p in reply.payloads] == ["payload_error"]
+
+
+def test_a_marker_followed_by_no_json_is_a_mention_and_stays_text(page: PageConfig) -> None:
+    text = "I can write a SCHEMA_PROPOSAL: card if you like."
+    assert parse_reply(text, page).message == text
 
 
 def test_a_marker_of_another_page_is_plain_text(page: PageConfig) -> None:
@@ -140,10 +192,12 @@ def test_a_malformed_suggested_value_is_dropped_and_the_rest_kept(page: PageConf
     assert "dropped" in reply.warnings[0]
 
 
-def test_suggested_values_that_are_not_an_array_stay_as_text(page: PageConfig) -> None:
-    text = 'SUGGESTED_VALUES: {"label": "Yes"}'
-    reply = parse_reply(text, page)
-    assert (reply.message, reply.suggested_values) == (text, None)
+def test_suggested_values_that_are_not_an_array_are_dropped_with_a_warning(
+    page: PageConfig,
+) -> None:
+    reply = parse_reply('Pick. SUGGESTED_VALUES: {"label": "Yes"}', page)
+    assert (reply.message, reply.suggested_values) == ("Pick. ", None)
+    assert "not a JSON array" in reply.warnings[0]
 
 
 def test_registered_client_and_server_actions_are_kept(page: PageConfig) -> None:
@@ -294,3 +348,17 @@ def test_the_streamed_text_is_the_final_message_however_it_is_split(
     whole = parse_reply(text, page)
     assert "".join(shown) == whole.message
     assert parser.result() == whole
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=payload_data, before=prose, after=prose)
+def test_a_payload_marker_with_json_never_stays_in_the_answer(
+    data: Any, before: str, after: str
+) -> None:
+    page = PageConfig("p", payloads=(SCHEMA_PROPOSAL,))
+    reply = parse_reply(f"{before} SCHEMA_PROPOSAL: {json.dumps(data)}{after}", page)
+    assert "SCHEMA_PROPOSAL" not in reply.message
+    [card] = reply.payloads
+    assert card.type in ("schema_proposal", "payload_error")
+    if card.type == "schema_proposal":
+        assert isinstance(card.data, dict) and isinstance(card.data["name"], str)

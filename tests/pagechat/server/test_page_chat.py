@@ -159,11 +159,11 @@ async def test_tools_are_global_page_and_tab_with_roles(h: Harness) -> None:
     assert names[2] == sorted([*base, "purge"])
 
 
-async def test_tool_payload_takes_precedence_over_model_payload(h: Harness) -> None:
+async def test_the_models_proposal_is_never_buried_under_a_tools_card(h: Harness) -> None:
     h.script([tool_call("list_notes")], ['Done. NOTE_CARD: {"text": "model note"}'])
     _, fs = await h.chat("notes", context=_ctx())
     payload = fs[-1].event["payload"]
-    assert payload["custom_payload"] == {"type": "note_list", "data": {"count": 3}}
+    assert payload["custom_payload"] == {"type": "note_card", "data": {"text": "model note"}}
     assert [p["type"] for p in payload["payloads"]] == ["note_list", "note_card"]
 
 

@@ -13,14 +13,14 @@ async def _run(params: dict[str, object]) -> ToolResult:
     return result
 
 
-async def test_present_choices_hands_the_model_an_exact_choices_block() -> None:
+async def test_present_choices_answers_with_the_exact_choices_block() -> None:
     options = [{"label": "Use RSS feed", "value": "rss"}, {"label": "Agentic", "value": "agentic"}]
     result = await _run({"question": "How to add it?", "options": options, "context": "Two ways."})
     assert not result.is_error
     block = re.search(r"```choices\n(.*?)\n```", result.text, re.S)
     assert block is not None
     assert json.loads(block.group(1)) == {"question": "How to add it?", "options": options}
-    assert "Two ways." in result.text and "Wait for the user" in result.text
+    assert result.text.startswith("Two ways.\n\n```choices\n")
 
 
 async def test_present_choices_rejects_one_or_five_options() -> None:

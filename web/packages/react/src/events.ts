@@ -77,6 +77,7 @@ function _toolEntry(value: unknown, where: string): ToolHistoryEntry {
     tool_use_id: _nullableString(o, "tool_use_id"),
     payload: o.payload == null ? null : _payload(o.payload, `${where}.payload`),
     approval: o.approval == null ? null : _approval(o.approval, `${where}.approval`),
+    in_answer: _boolean(o, "in_answer", false),
   };
 }
 

@@ -48,6 +48,7 @@ const historyEntry: fc.Arbitrary<ToolHistoryEntry> = fc.record({
   tool_use_id: fc.option(toolUseId, { nil: null }),
   payload: nullablePayload,
   approval: fc.constant(null),
+  in_answer: fc.constant(false),
 });
 
 const suggestedValue: fc.Arbitrary<SuggestedValue> = fc.record({ label: anyText, value: anyText });
@@ -333,6 +334,7 @@ const turn: fc.Arbitrary<Turn> = fc
           tool_use_id: call.id,
           payload: call.payload,
           approval: null,
+          in_answer: false,
         });
       }
     }

@@ -174,6 +174,7 @@ export function liveToolHistory(tools: LiveTool[]): ToolHistoryEntry[] {
     tool_use_id: t.tool_use_id,
     payload: null,
     approval: null,
+    in_answer: false,
   }));
 }
 

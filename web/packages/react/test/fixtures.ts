@@ -10,6 +10,7 @@ export const toolEntry: ToolHistoryEntry = {
   tool_use_id: "toolu_1",
   payload: null,
   approval: null,
+  in_answer: false,
 };
 
 export const finalText =

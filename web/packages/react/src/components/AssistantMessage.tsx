@@ -3,6 +3,7 @@ import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
 import { ChoiceContext, type ChoiceState } from "./ChoiceContext";
 import { ErrorBubble } from "./ErrorBubble";
 import { MessageContent } from "./MessageContent";
+import { PayloadErrorCard, payloadErrors } from "./PayloadErrorCard";
 import { PayloadViewButtons, type PayloadView } from "./PayloadViewButtons";
 import { SuggestedActions } from "./SuggestedActions";
 import { SuggestedValues } from "./SuggestedValues";
@@ -62,6 +63,9 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
             <span />
           </span>
         )}
+        {payloadErrors(message.payloads).map((error, i) => (
+          <PayloadErrorCard key={i} error={error} />
+        ))}
         {label && <div className="pc-status-badge">{label}</div>}
         {message.warnings.map((w, i) => (
           <div key={i} className="pc-warning">

@@ -17,6 +17,7 @@ const entry = (over: Partial<ToolHistoryEntry> = {}): ToolHistoryEntry => ({
   tool_use_id: "t1",
   payload: null,
   approval: null,
+  in_answer: false,
   ...over,
 });
 

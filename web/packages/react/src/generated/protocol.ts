@@ -98,10 +98,11 @@ export interface ChatRequest {
 /**
  * The final state of an assistant turn.
  *
- * `custom_payload` is the turn's primary payload: the last tool payload if any
- * tool returned one, else the first model-written payload, else — when tools
- * ran — `{"type": "tool_history", "data": tool_history}`. `payloads` holds
- * every payload of the turn in order (tool payloads first, then model ones).
+ * `custom_payload` is the turn's primary payload: the first model-written payload
+ * (the answer's proposal), else the last tool payload, else — when tools ran —
+ * `{"type": "tool_history", "data": tool_history}`; never a `payload_error` card.
+ * `payloads` holds every payload of the turn in order (tool payloads first, then
+ * model ones), error cards included.
  */
 export interface ChatResponsePayload {
   message: string;
@@ -239,6 +240,16 @@ export interface PayloadDecisionRequest {
   decision: "accepted" | "rejected" | "dismissed";
 }
 
+/**
+ * The data of a `payload_error` card: a payload (model-written or a tool's) that was
+ * not usable even after repair, shown as "couldn't show this proposal" instead of raw JSON.
+ */
+export interface PayloadErrorData {
+  payload_type: string;
+  reason: string;
+  details: string;
+}
+
 export interface StatusEvent {
   type: "status";
   message: string;
@@ -302,6 +313,7 @@ export interface ToolHistoryEntry {
   tool_use_id: string | null;
   payload: CustomPayload | null;
   approval: ApprovalPublic | null;
+  in_answer: boolean;
 }
 
 export interface ToolProgressEvent {
