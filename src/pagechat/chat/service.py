@@ -1,7 +1,8 @@
 """One chat turn, from request to stored message.
 
-`ChatService.start` stores the user message, assembles the prompt for the
-page, and starts a run whose body drives the agent loop. Every event the user
+`ChatService.start` assembles the prompt for the page and starts a run whose
+body drives the agent loop, with the user message being stored beside it
+(`ChatStore.start_turn`, chat/stored.py). Every event the user
 sees goes through `Run.emit`; the same events are folded into the stored
 assistant message, so a reloaded conversation renders like the live one.
 """
@@ -33,6 +34,7 @@ from .approvals import ApprovalPending, Approvals, PausedTurn, replay_events
 from .checkpoints import Checkpointer
 from .config import ChatConfig
 from .frontend_tools import offer_frontend_tools
+from .stored import end_if_unsaved
 from .turn import TurnRunner, TurnState, tool_context
 
 __all__ = ["ChatConfig", "ChatService"]
@@ -104,7 +106,9 @@ class ChatService:
         request: ChatRequest,
         frontend_tools: Sequence[ToolConfig] = (),
     ) -> Run:
-        """Store the user message and start the run.
+        """Start the run, the user message and the answer's placeholder being stored
+        beside it (the run waits for that write before anything else that touches
+        storage, and ends with an `error` event if it fails).
 
         `frontend_tools` are offered besides the page's (`chat/frontend_tools.py`).
         Raises ConversationNotFound, QuotaExceeded, FrontendToolError (before anything is
@@ -121,7 +125,10 @@ class ChatService:
             # After the ownership check above: another user's conversation stays a 404.
             if request.conversation_id is not None:
                 await self._refuse_while_waiting(request.conversation_id)
-            ids = await self.store.begin_turn(
+            # Not awaited: the model is asked at once, the turn stored beside it
+            # (docs/performance.md); the run waits for the write before anything else
+            # that touches storage, and ends with an error if it fails.
+            started = self.store.start_turn(
                 user=user,
                 conversation_id=request.conversation_id,
                 message=request.message,
@@ -133,7 +140,7 @@ class ChatService:
             setup=setup,
             budget=self.config.history_budget,
         )
-        turn = TurnState(ids, setup, question=request.message)
+        turn = TurnState(started.ids, setup, question=request.message, stored=started.written)
         return self._launch(user, run_id, turn, request.context, messages)
 
     async def start_branch(
@@ -285,6 +292,8 @@ class ChatService:
         quotas = self.quotas
 
         async def body(run: Run) -> None:
+            if turn.stored is not None:
+                end_if_unsaved(run, turn.stored)
             try:
                 await self._run(run, turn, user, context, messages)
             finally:

@@ -59,6 +59,7 @@ from .checkpoints import Checkpointer
 from .coalesce import TextCoalescer
 from .config import ChatConfig
 from .history import build_history, partial_text
+from .stored import unsaved, wait_stored
 from .text import storable, storable_text
 
 __all__ = ["TurnRunner", "TurnState", "tool_context"]
@@ -88,6 +89,8 @@ class TurnState:
     """Decided approvals by tool_use_id, shown on their tool calls."""
     parsed: ParsedReply | None = None
     """What the reply parser took out of the answer before an approval pause."""
+    stored: asyncio.Future[Any] | None = None
+    """The turn's first write, under way while the model starts (chat/stored.py)."""
 
     def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
         return AssistantRecord(
@@ -204,6 +207,8 @@ class TurnRunner:
 
     async def _on_event(self, event: AgentEvent) -> None:
         """One agent event → what the user sees (one case per event type)."""
+        # Text streams while the turn is being stored; nothing else goes before it.
+        await wait_stored(self.run_, self.turn.stored)
         match event:
             case AgentToolStart():
                 self._on_tool_start(event)
@@ -331,6 +336,8 @@ class TurnRunner:
     # --- how the turn ends -----------------------------------------------------
 
     async def _finish(self, record: AssistantRecord) -> None:
+        if unsaved(self.turn.stored):
+            return  # nothing was stored, so nothing is left half-done
         # Shielded so a second cancel cannot lose what the user saw.
         await asyncio.shield(
             self.store.finish_turn(

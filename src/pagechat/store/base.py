@@ -4,11 +4,17 @@ A turn is stored in two steps: `begin_turn` writes the user message and a
 placeholder assistant message (status `running`) before the model is called,
 so a crash mid-run leaves a visible, interrupted answer rather than nothing;
 `finish_turn` fills the placeholder from the run's folded events.
+
+`start_turn` is `begin_turn` with the ids made up front: the chat service starts
+the run (and the model request) at once, while the write goes on; the store
+keeps a turn's later writes, and its user's reads, behind it.
 """
 
 from __future__ import annotations
 
 import abc
+import asyncio
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -41,6 +47,7 @@ __all__ = [
     "NoPayload",
     "NotAnAnswer",
     "NotBranchable",
+    "StartedTurn",
     "TurnIds",
     "action_summary",
 ]
@@ -101,6 +108,21 @@ class TurnIds:
     assistant_message_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class StartedTurn:
+    """A turn whose first write (`begin_turn`) is under way."""
+
+    ids: TurnIds
+    written: asyncio.Future[TurnIds]
+    """Done once the user message and the placeholder are stored; its exception
+    (ConversationNotFound, a database error) when nothing was."""
+
+
+def new_turn_ids(conversation_id: str | None) -> TurnIds:
+    """A turn's ids, made before it is stored; a new conversation's too."""
+    return TurnIds(conversation_id or uuid.uuid4().hex, uuid.uuid4().hex, uuid.uuid4().hex)
+
+
 @dataclass(slots=True)
 class AssistantRecord:
     """An assistant message as folded from its run's events."""
@@ -132,8 +154,31 @@ class ChatStore(abc.ABC):
         conversation_id: str | None,
         message: str,
         run_id: str | None = None,
+        ids: TurnIds | None = None,
     ) -> TurnIds:
-        """Store the user message (creating the conversation when `conversation_id` is None)."""
+        """Store the user message (creating the conversation when `conversation_id` is None).
+
+        `ids`: made up front (`new_turn_ids`); by default the store makes them."""
+
+    def start_turn(
+        self, *, user: Principal, conversation_id: str | None, message: str, run_id: str
+    ) -> StartedTurn:
+        """`begin_turn` without waiting for it: the ids now, the write under way.
+
+        A turn's checkpoints and end, and its user's reads through the store, wait for
+        the write; a write that fails stores nothing (`StartedTurn.written` says why).
+        """
+        ids = new_turn_ids(conversation_id)
+        written = asyncio.ensure_future(
+            self.begin_turn(
+                user=user,
+                conversation_id=conversation_id,
+                message=message,
+                run_id=run_id,
+                ids=ids,
+            )
+        )
+        return StartedTurn(ids, written)
 
     @abc.abstractmethod
     async def history(

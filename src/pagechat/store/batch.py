@@ -49,11 +49,17 @@ class WriteBatcher:
         self._finishes: dict[str, tuple[AssistantRecord, asyncio.Future[None]]] = {}
         self._writer: asyncio.Task[None] | None = None
 
-    async def begin_turn(self, turn: crud.NewTurn) -> TurnIds:
-        """Raises ConversationNotFound for a missing or another user's conversation."""
+    def queue_begin(self, turn: crud.NewTurn) -> asyncio.Future[TurnIds]:
+        """The turn's write, queued now; the future fails with ConversationNotFound for a
+        missing or another user's conversation, or with the database's error."""
         future: asyncio.Future[TurnIds] = asyncio.get_running_loop().create_future()
         self._begins.append((turn, future))
         self._kick()
+        return future
+
+    async def begin_turn(self, turn: crud.NewTurn) -> TurnIds:
+        """Raises ConversationNotFound for a missing or another user's conversation."""
+        future = self.queue_begin(turn)
         try:
             return await asyncio.shield(future)
         except asyncio.CancelledError:

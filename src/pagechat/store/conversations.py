@@ -319,6 +319,8 @@ class NewTurn:
     conversation_id: str | None
     message: str
     run_id: str | None = None
+    ids: TurnIds | None = None
+    """Made up front (`ChatStore.start_turn`): the run starts before this is written."""
 
 
 async def begin_turns(
@@ -351,7 +353,7 @@ async def begin_turns(
     for turn in turns:
         cid = turn.conversation_id
         if cid is None:
-            cid = _new_id()
+            cid = turn.ids.conversation_id if turn.ids is not None else _new_id()
             new_conversations.append(
                 {
                     "id": cid,
@@ -366,7 +368,7 @@ async def begin_turns(
             continue
         else:
             touched.add(cid)
-        ids = TurnIds(cid, _new_id(), _new_id())
+        ids = turn.ids or TurnIds(cid, _new_id(), _new_id())
         # In this order: `seq` (the conversation's order) follows the insert order.
         # The question follows the active branch's last message; the answer, the question.
         messages.append(

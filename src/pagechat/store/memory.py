@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -30,8 +31,10 @@ from .base import (
     MessageNotFound,
     NoPayload,
     NotAnAnswer,
+    StartedTurn,
     TurnIds,
     action_summary,
+    new_turn_ids,
 )
 from .conversations import check_branch
 from .search import matches, snippet_of
@@ -107,27 +110,56 @@ class MemoryChatStore(ChatStore):
         conversation_id: str | None,
         message: str,
         run_id: str | None = None,
+        ids: TurnIds | None = None,
+    ) -> TurnIds:
+        return self._begin(user, conversation_id, message, run_id, ids)
+
+    def start_turn(
+        self, *, user: Principal, conversation_id: str | None, message: str, run_id: str
+    ) -> StartedTurn:
+        # Written at once: nothing to wait for in memory.
+        written: asyncio.Future[TurnIds] = asyncio.get_running_loop().create_future()
+        try:
+            written.set_result(self._begin(user, conversation_id, message, run_id, None))
+        except ConversationNotFound as exc:
+            written.set_exception(exc)
+            written.exception()  # the run reports it; not "never retrieved"
+            return StartedTurn(new_turn_ids(conversation_id), written)
+        return StartedTurn(written.result(), written)
+
+    def _begin(
+        self,
+        user: Principal,
+        conversation_id: str | None,
+        message: str,
+        run_id: str | None,
+        ids: TurnIds | None,
     ) -> TurnIds:
         if conversation_id is None:
-            conv = _Conversation(uuid.uuid4().hex, user.id, make_title(message))
+            cid = ids.conversation_id if ids is not None else uuid.uuid4().hex
+            conv = _Conversation(cid, user.id, make_title(message))
             self.conversations[conv.id] = conv
         else:
             conv = self._owned(user, conversation_id)
         user_msg = MessagePublic(
-            id=uuid.uuid4().hex,
+            id=ids.user_message_id if ids is not None else uuid.uuid4().hex,
             role="user",
             content=message,
             created_at=_now(),
             parent_id=conv.active_leaf_id,
         )
         conv.messages.append(user_msg)
-        placeholder = self._placeholder(conv, user_msg.id, run_id)
+        placeholder = self._placeholder(
+            conv, user_msg.id, run_id, ids.assistant_message_id if ids is not None else None
+        )
         return TurnIds(conv.id, user_msg.id, placeholder.id)
 
     @staticmethod
-    def _placeholder(conv: _Conversation, parent_id: str, run_id: str | None) -> MessagePublic:
+    def _placeholder(
+        conv: _Conversation, parent_id: str, run_id: str | None, message_id: str | None = None
+    ) -> MessagePublic:
         placeholder = MessagePublic(
-            id=uuid.uuid4().hex,
+            id=message_id or uuid.uuid4().hex,
             role="assistant",
             content="",
             status="running",

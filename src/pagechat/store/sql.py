@@ -21,9 +21,18 @@ from ..protocol import (
     PayloadDecision,
 )
 from . import conversations as crud
-from .base import AssistantRecord, BranchKind, ChatStore, TurnIds
+from .base import (
+    AssistantRecord,
+    BranchKind,
+    ChatStore,
+    ConversationNotFound,
+    StartedTurn,
+    TurnIds,
+    new_turn_ids,
+)
 from .batch import WriteBatcher
 from .db import is_sqlite
+from .pending import PendingTurns
 from .search import search_conversations
 
 __all__ = ["SqlChatStore"]
@@ -40,6 +49,7 @@ class SqlChatStore(ChatStore):
         # A turn's own writes (begin, checkpoints, end) are batched where writers queue
         # anyway; PostgreSQL writes them side by side, each in its own transaction.
         self._batch = WriteBatcher(self._writing) if self._write_lock is not None else None
+        self._pending = PendingTurns()
 
     async def aclose(self) -> None:
         """Waits for the turn writes still queued."""
@@ -63,22 +73,39 @@ class SqlChatStore(ChatStore):
         conversation_id: str | None,
         message: str,
         run_id: str | None = None,
+        ids: TurnIds | None = None,
     ) -> TurnIds:
-        turn = crud.NewTurn(user.id, conversation_id, message, run_id)
+        await self._pending.user(user.id)
+        turn = crud.NewTurn(user.id, conversation_id, message, run_id, ids)
         if self._batch is not None:
             return await self._batch.begin_turn(turn)
+        return await self._begin_alone(turn)
+
+    def start_turn(
+        self, *, user: Principal, conversation_id: str | None, message: str, run_id: str
+    ) -> StartedTurn:
+        ids = new_turn_ids(conversation_id)
+        turn = crud.NewTurn(user.id, conversation_id, message, run_id, ids)
+        # Queued now, so that a read of this user's, even in the next request, waits for it.
+        written = (
+            self._batch.queue_begin(turn)
+            if self._batch is not None
+            else asyncio.ensure_future(self._begin_alone(turn))
+        )
+        self._pending.add(user.id, ids.assistant_message_id, written)
+        return StartedTurn(ids, written)
+
+    async def _begin_alone(self, turn: crud.NewTurn) -> TurnIds:
         async with self._writing() as session:
-            return await crud.begin_turn(
-                session=session,
-                owner_id=user.id,
-                conversation_id=conversation_id,
-                message=message,
-                run_id=run_id,
-            )
+            [result] = await crud.begin_turns(session=session, turns=[turn])
+        if isinstance(result, ConversationNotFound):
+            raise result
+        return result
 
     async def ensure_conversation(
         self, *, user: Principal, conversation_id: str, title: str
     ) -> bool:
+        await self._pending.user(user.id)
         async with self._writing() as session:
             return await crud.ensure_conversation(
                 session=session, owner_id=user.id, conversation_id=conversation_id, title=title
@@ -92,6 +119,7 @@ class SqlChatStore(ChatStore):
         limit: int = 200,
         leaf_id: str | None = None,
     ) -> list[MessagePublic]:
+        await self._pending.user(user.id)
         async with self.sessions() as session:
             return await crud.recent_messages(
                 session=session,
@@ -111,6 +139,7 @@ class SqlChatStore(ChatStore):
         run_id: str,
         message: str | None = None,
     ) -> TurnIds:
+        await self._pending.user(user.id)
         # Not batched: rare. A run's end is written before its last event is sent, so a
         # client that saw the answer end finds it ended here.
         async with self._writing() as session:
@@ -127,6 +156,7 @@ class SqlChatStore(ChatStore):
     async def select_branch(
         self, *, user: Principal, conversation_id: str, message_id: str, position: int
     ) -> None:
+        await self._pending.user(user.id)
         async with self._writing() as session:
             await crud.select_branch(
                 session=session,
@@ -145,6 +175,7 @@ class SqlChatStore(ChatStore):
         rating: FeedbackRating,
         comment: str | None,
     ) -> MessagePublic:
+        await self._pending.user(user.id)
         async with self._writing() as session:
             return await crud.set_feedback(
                 session=session,
@@ -156,6 +187,8 @@ class SqlChatStore(ChatStore):
             )
 
     async def finish_turn(self, *, assistant_message_id: str, record: AssistantRecord) -> None:
+        if not await self._pending.answer(assistant_message_id):
+            return  # never stored: nothing half-done to finish
         if self._batch is not None:
             await self._batch.finish(assistant_message_id, record)
             return
@@ -163,6 +196,7 @@ class SqlChatStore(ChatStore):
             await crud.finish_messages(session=session, records={assistant_message_id: record})
 
     async def checkpoint_turns(self, records: Mapping[str, AssistantRecord]) -> None:
+        records = {mid: r for mid, r in records.items() if await self._pending.answer(mid)}
         if self._batch is not None:
             await self._batch.checkpoint(records)
             return
@@ -178,6 +212,7 @@ class SqlChatStore(ChatStore):
         data: dict[str, Any],
         result: Any,
     ) -> str:
+        await self._pending.user(user.id)
         async with self._writing() as session:
             return await crud.add_action_message(
                 session=session,
@@ -191,6 +226,7 @@ class SqlChatStore(ChatStore):
     async def list_conversations(
         self, *, user: Principal, offset: int = 0, limit: int = 20
     ) -> ConversationList:
+        await self._pending.user(user.id)
         async with self.sessions() as session:
             return await crud.list_conversations(
                 session=session, owner_id=user.id, offset=offset, limit=limit
@@ -199,6 +235,7 @@ class SqlChatStore(ChatStore):
     async def search_conversations(
         self, *, user: Principal, terms: list[str], limit: int = 20
     ) -> list[ConversationSearchHit]:
+        await self._pending.user(user.id)
         async with self.sessions() as session:
             return await search_conversations(
                 session=session, owner_id=user.id, terms=terms, limit=limit
@@ -212,6 +249,7 @@ class SqlChatStore(ChatStore):
         limit: int | None = None,
         before: str | None = None,
     ) -> ConversationDetail:
+        await self._pending.user(user.id)
         async with self.sessions() as session:
             return await crud.get_conversation(
                 session=session,
@@ -224,12 +262,14 @@ class SqlChatStore(ChatStore):
     async def rename_conversation(
         self, *, user: Principal, conversation_id: str, title: str
     ) -> ConversationPublic:
+        await self._pending.user(user.id)
         async with self._writing() as session:
             return await crud.rename_conversation(
                 session=session, owner_id=user.id, conversation_id=conversation_id, title=title
             )
 
     async def delete_conversation(self, *, user: Principal, conversation_id: str) -> None:
+        await self._pending.user(user.id)
         async with self._writing() as session:
             await crud.delete_conversation(
                 session=session, owner_id=user.id, conversation_id=conversation_id
@@ -260,6 +300,7 @@ class SqlChatStore(ChatStore):
         message_id: str,
         decision: PayloadDecision,
     ) -> MessagePublic:
+        await self._pending.user(user.id)
         async with self._writing() as session:
             return await crud.decide_payload(
                 session=session,
