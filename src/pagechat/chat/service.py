@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
@@ -227,8 +227,10 @@ class ChatService:
         if claimed.kind == "approval":
             turn.approvals[claimed.tool_use_id] = claimed.approval
 
-        before = paused.usage.input_tokens + paused.usage.output_tokens
-        quotas = self.quotas
+        # The usage goes on from the pause's, which the first run counted.
+        turn.settle = self._settler(
+            user, run_id, turn, counted=paused.usage.input_tokens + paused.usage.output_tokens
+        )
 
         async def body(run: Run) -> None:
             try:
@@ -237,10 +239,8 @@ class ChatService:
                 # The loop takes its messages from the paused state.
                 await self._run(run, turn, user, paused.context, [])
             finally:
-                if quotas is not None:
-                    # The usage goes on from the pause's, which the first run counted.
-                    spent = turn.usage.input_tokens + turn.usage.output_tokens - before
-                    await asyncio.shield(quotas.release(user.id, run_id, tokens=max(0, spent)))
+                if turn.settle is not None:
+                    await asyncio.shield(turn.settle())
 
         return self.runs.start(
             owner_id=user.id, conversation_id=ids.conversation_id, body=body, run_id=run_id
@@ -281,6 +281,31 @@ class ChatService:
                 await self.quotas.release(user.id, run_id, tokens=0)
             raise
 
+    def _settler(
+        self,
+        user: Principal,
+        run_id: str,
+        turn: TurnState,
+        *,
+        counted: int = 0,
+    ) -> Callable[[], Awaitable[None]] | None:
+        """`TurnState.settle`: the admitted turn given back once, with the tokens it spent
+        beyond `counted` (what an earlier run of the same turn was charged)."""
+        quotas = self.quotas
+        if quotas is None:
+            return None
+        settled = False
+
+        async def settle() -> None:
+            nonlocal settled
+            if settled:
+                return
+            settled = True
+            spent = turn.usage.input_tokens + turn.usage.output_tokens - counted
+            await quotas.release(user.id, run_id, tokens=max(0, spent))
+
+        return settle
+
     def _launch(
         self,
         user: Principal,
@@ -289,7 +314,7 @@ class ChatService:
         context: dict[str, Any],
         messages: list[ModelMessage],
     ) -> Run:
-        quotas = self.quotas
+        turn.settle = self._settler(user, run_id, turn)
 
         async def body(run: Run) -> None:
             if turn.stored is not None:
@@ -297,9 +322,8 @@ class ChatService:
             try:
                 await self._run(run, turn, user, context, messages)
             finally:
-                if quotas is not None:
-                    spent = turn.usage.input_tokens + turn.usage.output_tokens
-                    await asyncio.shield(quotas.release(user.id, run_id, tokens=spent))
+                if turn.settle is not None:
+                    await asyncio.shield(turn.settle())
 
         observers: list[RunObserver] = []
         if self._tracer is not None:

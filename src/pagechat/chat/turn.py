@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,10 @@ class TurnState:
     """What the reply parser took out of the answer before an approval pause."""
     stored: asyncio.Future[Any] | None = None
     """The turn's first write, under way while the model starts (chat/stored.py)."""
+    settle: Callable[[], Awaitable[None]] | None = None
+    """Gives the turn's quota share back with the tokens it spent. Awaited just before the
+    terminal event: a client that sees the end may start its next turn at once, and
+    must find this one counted (the run's own `finally` calls it again, a no-op)."""
 
     def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
         return AssistantRecord(
@@ -380,6 +384,7 @@ class TurnRunner:
         await self.store.finish_turn(
             assistant_message_id=turn.ids.assistant_message_id, record=record
         )
+        await self._settle()
         self.run_.emit(
             CompleteEvent(
                 payload=ChatResponsePayload(
@@ -406,6 +411,7 @@ class TurnRunner:
         turn = self.turn
         turn.usage = event.state.usage
         message_id = turn.ids.assistant_message_id
+        await self._settle()
         await approvals.pause(
             self.run_,
             event,
@@ -428,7 +434,12 @@ class TurnRunner:
             assistant_message_id=self.turn.ids.assistant_message_id,
             record=self.turn.record("error", error=event.message),
         )
+        await self._settle()
         self.run_.emit(ErrorEvent(message=event.message, code=event.kind))
+
+    async def _settle(self) -> None:
+        if self.turn.settle is not None:
+            await asyncio.shield(self.turn.settle())
 
     async def _cancelled(self) -> None:
         self.deltas.flush()
