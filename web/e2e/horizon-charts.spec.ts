@@ -100,6 +100,22 @@ test("a report's chart fits the tray and the side panel at 360 and 1280 px", asy
         await shot(page, `horizon-chart-${String(width)}`);
       });
     }
+
+    await test.step("dark", async () => {
+      // Drawn again in Vega's dark theme on the tray's own background: light labels, no white box.
+      const label = panel.locator("svg .role-axis-label text").first();
+      const lightness = () =>
+        label.evaluate((el) => {
+          const [r = 0, g = 0, b = 0] = (getComputedStyle(el).fill.match(/\d+/g) ?? []).map(Number);
+          return (r + g + b) / (3 * 255);
+        });
+      expect(await lightness()).toBeLessThan(0.5);
+      await page.emulateMedia({ colorScheme: "dark" });
+      await expect.poll(lightness).toBeGreaterThan(0.5);
+      const background = await panel.locator("svg").first().evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(background).not.toBe("rgb(255, 255, 255)");
+      await shot(page, "horizon-chart-dark");
+    });
   } finally {
     await server.stop();
   }

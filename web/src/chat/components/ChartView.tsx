@@ -18,6 +18,26 @@ type Status = "loading" | "ready" | "error";
 /** Widths are followed in steps, so dragging the tray's edge redraws a chart now and then. */
 const STEP = 16;
 
+const DARK = "(prefers-color-scheme: dark)";
+
+/** Whether the system asks for dark colours (the tray follows it), kept current. */
+function usePrefersDark(): boolean {
+  const media = () => (typeof window.matchMedia === "function" ? window.matchMedia(DARK) : null);
+  const [dark, setDark] = useState(() => media()?.matches ?? false);
+  useEffect(() => {
+    const query = media();
+    if (query === null) return undefined;
+    const changed = () => {
+      setDark(query.matches);
+    };
+    query.addEventListener("change", changed);
+    return () => {
+      query.removeEventListener("change", changed);
+    };
+  }, []);
+  return dark;
+}
+
 /** The width `ref`'s element offers its content, in steps of STEP: null until measured,
  * 0 where nothing can measure it (then the spec is drawn as it is). */
 function useAvailableWidth(ref: RefObject<HTMLElement | null>): number | null {
@@ -42,12 +62,14 @@ function useAvailableWidth(ref: RefObject<HTMLElement | null>): number | null {
  * Renders a Vega-Lite spec as SVG with vega-embed. Expressions are run by Vega's
  * interpreter (`ast: true`), never compiled with `new Function`, so the page's CSP needs
  * no 'unsafe-eval'; the loader refuses every URL (the server already allows inline data only).
- * The spec is fitted to the width of the figure (`fitSpec`) and drawn again when it changes.
+ * The spec is fitted to the width of the figure (`fitSpec`) and drawn again when it changes,
+ * or when the system switches between light and dark.
  */
 export function ChartView({ data }: { data: ChartData }) {
   const figure = useRef<HTMLElement>(null);
   const target = useRef<HTMLDivElement>(null);
   const width = useAvailableWidth(figure);
+  const dark = usePrefersDark();
   const [status, setStatus] = useState<Status>("loading");
   const [message, setMessage] = useState("");
 
@@ -75,6 +97,9 @@ export function ChartView({ data }: { data: ChartData }) {
           ast: true,
           expr: expressionInterpreter,
           loader,
+          // Vega's own dark theme when the tray is dark, on the tray's background, not white.
+          ...(dark ? { theme: "dark" as const } : {}),
+          config: { background: "transparent" },
         });
         if (run.cancelled) {
           result.finalize();
@@ -95,7 +120,7 @@ export function ChartView({ data }: { data: ChartData }) {
       finalize?.();
       host.remove();
     };
-  }, [data.spec, width]);
+  }, [data.spec, width, dark]);
 
   return (
     <figure ref={figure} className="pc-chart" data-status={status}>
