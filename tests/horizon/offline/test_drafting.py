@@ -171,7 +171,8 @@ def _draft(draw: st.DrawFn) -> Draft:
 
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 # Words too small to count as saying something twice.
-_GLUE = frozenset("that this these with from into what when them they then than only each".split())
+_GLUE_WORDS = "that this these with from into what when them they then than only each"
+_GLUE = frozenset(_GLUE_WORDS.split())
 
 
 def _words(text: str) -> list[str]:
