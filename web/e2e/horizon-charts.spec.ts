@@ -1,7 +1,7 @@
 // Charts in Horizon: the offline model charts a report through the real chart_report tool, and
 // the tray draws it with vega-embed under the server's Content-Security-Policy (no 'unsafe-eval').
 import { resolve } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
 import { Chat, shot } from "./fixtures";
 import { startPythonServer, webRoot } from "./servers";
 
@@ -47,6 +47,75 @@ test("asking for a report's chart draws its bars in the answer and the panel wit
     expect(await inline.locator("svg .mark-rect path").count()).toBeGreaterThan(1);
     await shot(page, "horizon-chart-report");
     expect(blocked).toEqual([]);
+  } finally {
+    await server.stop();
+  }
+});
+
+/** Where `inner` sticks out of `outer`, in pixels (0 when it fits). */
+async function overflow(inner: Locator, outer: Locator): Promise<number> {
+  const [a, b] = [await inner.boundingBox(), await outer.boundingBox()];
+  if (a === null || b === null) throw new Error("not on screen");
+  return Math.max(0, b.x - a.x, a.x + a.width - (b.x + b.width));
+}
+
+test("a report's chart fits the tray and the side panel at 360 and 1280 px", async ({ page }) => {
+  test.setTimeout(150_000);
+  const server = await startPythonServer("horizon_server.py", ["--static", resolve(webRoot, "dist")], {
+    name: "the Horizon server",
+    timeoutMs: 60_000,
+    graceMs: 10_000,
+  });
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${server.url}/`);
+    await page.getByLabel("Email").fill("demo@example.com");
+    await page.getByLabel("Password").fill("demo");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Research streams" })).toBeVisible();
+    await page.goto(`${server.url}/streams/1/reports`);
+    const chat = new Chat(page);
+    if ((await chat.tray.count()) === 0) await page.getByRole("button", { name: /Assistant/ }).click();
+    const answer = await chat.ask("How are these articles distributed?");
+    await answer.getByRole("button", { name: "View Chart" }).click();
+    const panel = page.getByRole("complementary", { name: "Chart" });
+
+    for (const width of [1280, 360]) {
+      await test.step(`${String(width)} px`, async () => {
+        await page.setViewportSize({ width, height: 800 });
+        for (const [figure, frame] of [
+          [answer.locator("figure.pc-chart"), chat.log],
+          [panel.locator("figure.pc-chart"), panel],
+        ] as const) {
+          await expect(figure).toHaveAttribute("data-status", "ready");
+          const svg = figure.locator("svg").first();
+          // Drawn again for the new width: the whole chart inside its frame and the window.
+          await expect.poll(() => overflow(svg, frame)).toBe(0);
+          await expect.poll(() => overflow(svg, page.locator("body"))).toBe(0);
+          // Fitted, not shrunk: drawn at its own size, so its text keeps its size.
+          await expect.poll(() => svg.evaluate((el) => el.getBoundingClientRect().width / Number(el.getAttribute("width")))).toBeCloseTo(1, 2);
+          expect((await svg.boundingBox())?.width).toBeGreaterThan(200);
+          expect(await figure.locator("svg .mark-rect path").count()).toBeGreaterThan(1);
+        }
+        await shot(page, `horizon-chart-${String(width)}`);
+      });
+    }
+
+    await test.step("dark", async () => {
+      // Drawn again in Vega's dark theme on the tray's own background: light labels, no white box.
+      const label = panel.locator("svg .role-axis-label text").first();
+      const lightness = () =>
+        label.evaluate((el) => {
+          const [r = 0, g = 0, b = 0] = (getComputedStyle(el).fill.match(/\d+/g) ?? []).map(Number);
+          return (r + g + b) / (3 * 255);
+        });
+      expect(await lightness()).toBeLessThan(0.5);
+      await page.emulateMedia({ colorScheme: "dark" });
+      await expect.poll(lightness).toBeGreaterThan(0.5);
+      const background = await panel.locator("svg").first().evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(background).not.toBe("rgb(255, 255, 255)");
+      await shot(page, "horizon-chart-dark");
+    });
   } finally {
     await server.stop();
   }

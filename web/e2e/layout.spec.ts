@@ -53,6 +53,18 @@ test("the proposal panel, the tray and every button stay inside the window at 36
       await fill.scrollIntoViewIfNeeded();
       await expect(fill).toBeInViewport();
       await expect(panel.getByRole("button", { name: "Close panel" })).toBeInViewport();
+      // The buttons are stuck to the panel's bottom edge: no line of the card shows below them.
+      const below = await panel.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return document.elementFromPoint(box.left + box.width / 2, box.bottom - 2)?.closest(".hz-card-actions") !== null;
+      });
+      expect(below).toBe(true);
+      if (width >= 800) {
+        // The menu's links on one row, not stacked.
+        const nav = page.getByRole("navigation", { name: "Main" });
+        const tops = await nav.getByRole("link").evaluateAll((links) => links.map((a) => Math.round(a.getBoundingClientRect().top)));
+        expect(new Set(tops).size).toBe(1);
+      }
       await expect(page.getByRole("button", { name: "Sign out" })).toBeInViewport();
       expect(await outside(page)).toEqual([]);
       const trayBox = await chat.tray.boundingBox();

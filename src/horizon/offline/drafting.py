@@ -82,9 +82,14 @@ _FILLER_WORDS = (
     "advances advance developments development research studies study literature evidence "
     "findings publications papers articles updates update news progress work stream streams "
     "horizon how what which why i we our my their its effect effects impact role use treated "
-    "patients people"
+    "patients people is are was were be been there known"
 )
 _FILLER = frozenset(_FILLER_WORDS.split())
+_CONNECTOR_WORDS = (
+    "a an the and or for in of on with within among versus vs to into from by about across "
+    "including such as"
+)
+_CONNECTORS = frozenset(_CONNECTOR_WORDS.split())
 _DISEASE = re.compile(
     r"(cancers?|tumou?rs?|carcinomas?|diseases?|disorders?|syndromes?|infections?|failure|"
     r"diabetes|fibrosis|arthritis|asthma|sclerosis|dystroph\w*|an(a)?emia|leuk(a)?emia|"
@@ -107,12 +112,24 @@ _ACRONYM = re.compile(r"(?<![\w-])[A-Z](?:[A-Z0-9]|-(?=[A-Z0-9]))+(?![\w-])")
 _ADJECTIVE = re.compile(r"[a-z]+(al|ic|ive|ous|ary)", re.I)
 _BRACKETED = re.compile(r"\[[^\]]*\]")
 _KNOWN = {"HIV": "organism", "COVID-19": "disease", "CRISPR": "method", "CAR-T": "intervention"}
+# The bracketed part names the theme; without one (the categories of a stream without
+# topics) it is left out and the sentence still reads whole.
 _FACETS = (
-    ("clinical trials", "Randomised and other interventional studies in patients."),
-    ("mechanisms", "Laboratory, animal and mechanistic studies."),
-    ("biomarkers and diagnosis", "Markers, tests and imaging used to detect or stratify."),
-    ("safety", "Adverse events, toxicity and long-term safety."),
+    ("clinical trials", "Randomised and other interventional studies in patients[, on {theme}]."),
+    ("mechanisms", "Laboratory, animal and mechanistic studies[ of {theme}]."),
+    (
+        "biomarkers and diagnosis",
+        "Markers, tests and imaging[ in {theme}] used to detect or stratify.",
+    ),
+    ("safety", "Adverse events, toxicity and long-term safety[ in {theme}]."),
 )
+_THEMED = re.compile(r"\[([^\]]*)\]")
+
+
+def _facet_text(description: str, theme: str) -> str:
+    return _THEMED.sub(lambda m: m[1].format(theme=theme) if theme else "", description)
+
+
 DEFAULT_EXCLUSION = (
     "Exclude editorials, comments and conference abstracts, and articles that mention these "
     "topics only in passing."
@@ -120,7 +137,11 @@ DEFAULT_EXCLUSION = (
 
 
 def capitalise(text: str) -> str:
-    # str.capitalize would lower-case acronyms such as "CAR-T" or "SGLT2".
+    # str.capitalize would lower-case acronyms such as "CAR-T" or "SGLT2"; a word with a
+    # capital inside ("mRNA", "eGFR") is spelled that way on purpose.
+    first = text.split(" ", 1)[0]
+    if any(c.isupper() for c in first[1:]):
+        return text
     return text[:1].upper() + text[1:]
 
 
@@ -200,20 +221,88 @@ def area_of(text: str) -> Area | None:
     return best[1] if best[0] else None
 
 
+def _stem(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def stems(text: str) -> frozenset[str]:
+    """The words of `text` that carry meaning, singular and lower-cased: what a repeat is."""
+    words = re.findall(r"[^\W_]+(?:-[^\W_]+)*", text.casefold())
+    return frozenset(
+        _stem(w) for w in words if w not in _CONNECTORS and w not in {"a", "an", "the"}
+    )
+
+
+def _overlaps(a: str, b: str) -> bool:
+    return bool(stems(a) & stems(b))
+
+
+def _redundant(name: str, kept: list[str]) -> bool:
+    # "Sepsis" beside "Sepsis care", or the same words in another order, add nothing.
+    words = stems(name)
+    return any(words <= stems(k) or stems(k) <= words for k in kept)
+
+
 def _merge(old: tuple[Pair, ...], new: list[Pair]) -> list[Pair]:
-    seen = {name.casefold() for name, _ in old}
-    return [*old, *(p for p in new if p[0].casefold() not in seen)]
+    """`old` as it is, then each of `new` that is not already said by an item before it."""
+    kept = [name for name, _ in old]
+    merged = list(old)
+    for pair in new:
+        if stems(pair[0]) and not _redundant(pair[0], kept):
+            kept.append(pair[0])
+            merged.append(pair)
+    return merged
+
+
+def distinct(found: list[str]) -> list[str]:
+    """Phrases without those another phrase before them already says."""
+    return [name for name, _ in _merge((), [(p, "") for p in found])]
+
+
+def theme_of(text: str) -> str:
+    """`text` without the words around it that say nothing of its subject: "new research
+    on sepsis in children" → "sepsis in children"."""
+    words = _BRACKETED.sub(" ", text).split()
+
+    def empty(word: str) -> bool:
+        plain = word.casefold().strip(".,:;")
+        return plain in _FILLER or plain in _CONNECTORS
+
+    while words and empty(words[0]):
+        words.pop(0)
+    while words and empty(words[-1]):
+        words.pop()
+    return " ".join(words).strip(" .,:;")
+
+
+def listing(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return " and ".join(filter(None, (", ".join(items[:-1]), items[-1]))) if items else ""
+
+
+_LEADS = ("New studies of", "Research on", "Articles on")
 
 
 def _topic(name: str, context: str) -> Pair:
-    suffix = (
-        f" in {lower_first(context)}" if context and context.casefold() != name.casefold() else ""
-    )
-    return capitalise(name), f"New studies of {lower_first(name)}{suffix}."
+    """A topic and its description, which names its context only when that adds words."""
+    lead = next((w for w in _LEADS if not _overlaps(w, name)), _LEADS[-1])
+    phrase = f"{lead} {lower_first(name)}"
+    if context and not _overlaps(phrase, context):
+        phrase += f" in {lower_first(context)}"
+    return capitalise(name), f"{phrase}."
 
 
 def _facets(theme: str, count: int) -> list[Pair]:
-    return [(capitalise(f), f"{d[:-1]} on {lower_first(theme)}.") for f, d in _FACETS[:count]]
+    """Common angles on `theme`, but not one the theme already names or whose wording
+    would repeat one of its words."""
+    theme = lower_first(theme)
+    found = []
+    for name, description in _FACETS:
+        if not _overlaps(name, theme) and not _overlaps(_facet_text(description, ""), theme):
+            found.append((capitalise(name), _facet_text(description, theme)))
+    return found[:count]
 
 
 _FACET_NAMES = frozenset(capitalise(f).casefold() for f, _ in _FACETS)
@@ -229,15 +318,15 @@ def _as_entities(pairs: list[Pair]) -> list[dict[str, str]]:
 
 def schema_proposal(draft: Draft) -> dict[str, Any] | None:
     """A SCHEMA_PROPOSAL's data from the name and purpose; None when nothing would change."""
-    found = phrases(draft.name, draft.purpose)
+    found = distinct(phrases(draft.name, draft.purpose))
     if not found:
         return None
     changes: dict[str, Any] = {}
     if not draft.name:
         changes["stream_name"] = capitalise(found[0])
     if not draft.purpose:
-        changes["purpose"] = f"Follow new research on {', '.join(found[:3])}."
-    context = draft.name or found[0]
+        changes["purpose"] = f"Follow new research on {listing(found[:3])}."
+    context = theme_of(draft.name) or found[0]
     topics = _merge(draft.topics, [_topic(p, context) for p in found[:6]])
     if len(topics) > len(draft.topics):
         changes["topics"] = _as_topics(topics)
@@ -245,7 +334,7 @@ def schema_proposal(draft: Draft) -> dict[str, Any] | None:
     if len(entities) > len(draft.entities):
         changes["entities"] = _as_entities(entities)
     if not draft.inclusion_notes:
-        names = ", ".join(n for n, _ in topics[:4])
+        names = listing([lower_first(n) for n, _ in topics[:4]])
         changes["inclusion_notes"] = f"Include original research and reviews on {names}."
     if not draft.exclusion_notes:
         changes["exclusion_notes"] = DEFAULT_EXCLUSION
@@ -256,20 +345,21 @@ def schema_proposal(draft: Draft) -> dict[str, Any] | None:
     return {
         "proposed_changes": changes,
         "confidence": confidence,
-        "reasoning": "Drafted offline from the stream's name and purpose: their key phrases "
-        f"({'; '.join(found[:4])}) became topics, and the diseases, drugs and methods they "
-        "name became entities. Current topics and entities are kept.",
+        "reasoning": "Drafted offline: the key phrases of the stream's name and purpose "
+        f"({'; '.join(found[:4])}) as topics, and the things they mention as typed entities. "
+        "The current items are kept.",
     }
 
 
 def topic_suggestions(draft: Draft, area: str = "") -> dict[str, Any] | None:
     """A TOPIC_SUGGESTIONS's data: phrases the draft's topics lack, then facets of its theme."""
     source = (area, draft.name, draft.purpose)
-    found = phrases(*source)
+    found = distinct(phrases(*source))
     if not found:
         return None
     known = area_of(" ".join(source))
-    candidates = [_topic(p, draft.name) for p in found[:6]]
+    context = theme_of(draft.name)
+    candidates = [_topic(p, context) for p in found[:6]]
     if known is not None:
         candidates += [_topic(t, known.name.lower()) for t in known.topics]
     candidates += _facets(found[0], len(_FACETS))
@@ -279,28 +369,42 @@ def topic_suggestions(draft: Draft, area: str = "") -> dict[str, Any] | None:
     return {
         "topics": _as_topics(new),
         "reasoning": "Key phrases of the stream's name and purpose, then common angles on "
-        f"{found[0]}.",
+        f"{lower_first(found[0])}.",
     }
 
 
+_ANGLES = ("trials", "mechanisms", "emerging therapies")
+
+
+def _fitting(templates: tuple[str, ...], theme: str) -> str:
+    """The first of `templates` whose own words do not repeat one of `theme`'s."""
+    fits = (t for t in templates if not _overlaps(t.format(theme=""), theme))
+    return next(fits, templates[-1]).format(theme=theme)
+
+
 def stream_template(area: str) -> dict[str, Any]:
-    """A STREAM_TEMPLATE's data for a research area (a few words)."""
+    """A STREAM_TEMPLATE's data for a research area (a few words, in any phrasing)."""
     known = area_of(area)
-    theme = area.strip() or (known.name if known else "your research area")
+    theme = theme_of(area) or (known.name if known else "your research area")
     name = capitalise(theme)
     topics = [_topic(p, theme) for p in phrases(theme)[:3]]
     if known is not None:
         topics += [_topic(t, theme) for t in known.topics]
-    topics = _merge((), topics)[:4] + _facets(theme, 2)
+    topics = _merge((), _merge((), topics)[:4] + _facets(theme, 2))
     entities = entities_of(theme, *(n for n, _ in topics if n.casefold() not in _FACET_NAMES))
     draft = Draft(name=name, topics=tuple(topics), entities=tuple(entities))
+    angles = listing([a for a in _ANGLES if not _overlaps(a, theme)])
+    follow = _fitting(("Follow new research on {theme}", "Follow {theme}"), theme)
     return {
         "name": name,
-        "purpose": f"Follow new research on {theme}: trials, mechanisms and emerging "
-        "therapies, so that nothing important is missed.",
+        "purpose": f"{follow}{': ' + angles if angles else ''}, so that nothing important "
+        "is missed.",
         "topics": _as_topics(topics),
         "entities": _as_entities(entities),
-        "inclusion_notes": f"Include original research and reviews on {theme}.",
+        "inclusion_notes": _fitting(
+            ("Include original research and reviews on {theme}.", "Include articles on {theme}."),
+            theme,
+        ),
         "exclusion_notes": DEFAULT_EXCLUSION,
         "queries": [{"source": "pubmed", "query": pubmed_query(draft)}],
         "categories": [{"name": n, "description": d} for n, d in categories(draft)],
@@ -349,7 +453,7 @@ def categories(draft: Draft) -> list[Pair]:
     """Report categories: one per topic (at most six), reviews, and a catch-all."""
     named = [(n, f"Articles mainly about {lower_first(n)}.") for n, _ in draft.topics[:5]]
     if not named:
-        named = [(capitalise(f), d) for f, d in _FACETS[:3]]
+        named = [(capitalise(f), _facet_text(d, "")) for f, d in _FACETS[:3]]
     return [
         *named,
         ("Reviews and guidelines", "Reviews, meta-analyses and practice guidelines."),
@@ -358,7 +462,7 @@ def categories(draft: Draft) -> list[Pair]:
 
 
 def presentation_categories(draft: Draft) -> dict[str, Any]:
-    basis = "one per topic" if draft.topics else "general study types (the stream has no topics)"
+    basis = "one per topic" if draft.topics else "by study type (the stream has no topics)"
     return {
         "categories": [{"name": n, "description": d} for n, d in categories(draft)],
         "reasoning": f"Categories {basis}, plus reviews and a catch-all so every article "

@@ -1,10 +1,12 @@
 """Conversation search: the database's own full-text index over titles and message text.
 
-SQLite: FTS5 tables (`messages_fts`, external content on `messages` keyed by `seq`;
-`conversations_fts`, titles), kept current by triggers. PostgreSQL: GIN indexes on
-`to_tsvector('simple', ...)` of the same columns, which the database keeps current
-itself. Both are built for existing rows by migration pagechat_0005. A running
-answer is left out until it ends: its text changes every checkpoint.
+SQLite: FTS5 tables (`messages_fts`, keyed by the message's `seq`; `conversations_fts`,
+titles), each row with its owner's id as an indexed column, kept current by triggers
+(migrations pagechat_0005, pagechat_0006). A search's MATCH names the owner, so the
+index itself answers with the owner's rows only; the join on `conversations` that
+follows checks the owner again. PostgreSQL: GIN indexes on `to_tsvector('simple', ...)`
+of the same columns, which the database keeps current itself. A running answer is left
+out until it ends: its text changes every checkpoint.
 
 What the user typed is never query syntax: it is cut into words (letters and
 digits), and each word must match the start of a word of the title or of one
@@ -23,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..protocol import ConversationPublic, ConversationSearchHit
 from .tables import Conversation, Message
 
-__all__ = ["MAX_TERMS", "search_conversations", "search_terms", "snippet_of"]
+__all__ = ["MAX_TERMS", "fts5_match", "search_conversations", "search_terms", "snippet_of"]
 
 MAX_TERMS = 8
 """More words than this are dropped: each one narrows the search further anyway."""
@@ -61,9 +63,13 @@ _FINISHED = text("messages.status <> 'running'")
 _SIMPLE = text("'simple'::regconfig")
 
 
-def _fts5_match(terms: list[str]) -> str:
-    # Words hold letters and digits only; quoted, each is a plain prefix term.
-    return " ".join(f'"{t}"*' for t in terms)
+def fts5_match(column: str, owner_id: str, terms: list[str]) -> str:
+    """The FTS5 query for rows of `owner_id` whose `column` has every term as a prefix."""
+    # Words hold letters and digits only; quoted, each is a plain prefix term. The owner
+    # is a phrase of its own column (quotes doubled), so no term can match an id.
+    words = " ".join(f'"{t}"*' for t in terms)
+    owner = owner_id.replace('"', '""')
+    return f'owner_id : "{owner}" AND {column} : ({words})'
 
 
 def _tsquery(terms: list[str]) -> str:
@@ -82,7 +88,8 @@ def _message_hits(dialect: str, owner_id: str, terms: list[str], limit: int) -> 
     )
     if dialect == "sqlite":
         found = text("SELECT rowid FROM messages_fts WHERE messages_fts MATCH :match")
-        return query.where(Message.seq.in_(found.bindparams(match=_fts5_match(terms))))
+        match = fts5_match("content", owner_id, terms)
+        return query.where(Message.seq.in_(found.bindparams(match=match)))
     vector = func.to_tsvector(_SIMPLE, Message.content)
     return query.where(vector.bool_op("@@")(func.to_tsquery(_SIMPLE, _tsquery(terms))))
 
@@ -98,7 +105,8 @@ def _title_hits(dialect: str, owner_id: str, terms: list[str], limit: int) -> Se
         found = text(
             "SELECT conversation_id FROM conversations_fts WHERE conversations_fts MATCH :match"
         )
-        return query.where(Conversation.id.in_(found.bindparams(match=_fts5_match(terms))))
+        match = fts5_match("title", owner_id, terms)
+        return query.where(Conversation.id.in_(found.bindparams(match=match)))
     vector = func.to_tsvector(_SIMPLE, Conversation.title)
     return query.where(vector.bool_op("@@")(func.to_tsquery(_SIMPLE, _tsquery(terms))))
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pagechat.store import AssistantRecord, SqlChatStore, create_engine, create_sessionmaker
 from pagechat.store.migrate import alembic_config, upgrade_async
-from pagechat.store.search import search_terms, snippet_of
+from pagechat.store.search import fts5_match, search_terms, snippet_of
 from pagechat.store.users import create_user, principal_of
 from tests.pagechat.store.conftest import Setup
 
@@ -181,5 +184,98 @@ async def test_the_migration_indexes_the_rows_already_there(
         hits = await store.search_conversations(user=alice, terms=["axolotl"])
         assert [h.conversation.id for h in hits] == [old.conversation_id]
         await store.aclose()
+    finally:
+        await engine.dispose()
+
+
+async def _index_rows(engine: AsyncEngine, table: str, column: str, owner: str, word: str) -> int:
+    """How many rows the FTS5 index itself answers for `owner`'s search of `word`."""
+    async with engine.connect() as conn:
+        count = await conn.scalar(
+            text(f"SELECT count(*) FROM {table} WHERE {table} MATCH :match"),
+            {"match": fts5_match(column, owner, [word])},
+        )
+    assert isinstance(count, int)
+    return count
+
+
+async def _sqlite_setup(url: str, password_hash: str) -> tuple[AsyncEngine, Setup]:
+    engine = create_engine(url)
+    await upgrade_async(engine)
+    sessions = create_sessionmaker(engine)
+    async with sessions.begin() as session:
+        alice, bob = [
+            principal_of(await create_user(session=session, email=e, password_hash=password_hash))
+            for e in ("alice@example.com", "bob@example.com")
+        ]
+    return engine, Setup(SqlChatStore(sessions), alice, bob)
+
+
+async def test_the_index_matches_only_the_owners_messages_and_titles(
+    sqlite_url: str, password_hash: str
+) -> None:
+    engine, s = await _sqlite_setup(sqlite_url, password_hash)
+    try:
+        for i in range(3):
+            await _conversation(s, f"Glioblastoma {i}", "glioblastoma again", bob=True)
+        mine = await _conversation(s, "glioblastoma trials", "Two glioblastoma trials.")
+
+        # The MATCH itself answers with Alice's question and answer, not Bob's six.
+        assert await _index_rows(engine, "messages_fts", "content", s.alice.id, "gliob") == 2
+        assert await _index_rows(engine, "conversations_fts", "title", s.alice.id, "gliob") == 1
+        assert await _index_rows(engine, "messages_fts", "content", s.bob.id, "gliob") == 6
+        assert await _found(s, "glioblastoma") == [mine]
+        # An owner's id is no word of a message.
+        assert await _found(s, s.alice.id[:8]) == []
+    finally:
+        await s.store.aclose()
+        await engine.dispose()
+
+
+def _to_revision(revision: str) -> Callable[[Connection], None]:
+    def run(connection: Connection) -> None:
+        cfg = alembic_config()
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, revision)
+
+    return run
+
+
+async def test_the_owner_scoped_index_is_built_from_the_rows_already_there(
+    database_url: str, password_hash: str
+) -> None:
+    """Rows written at pagechat_0005 are found after pagechat_0006, by their owner only,
+    and the index follows what happens to them afterwards."""
+    engine = create_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(_to_revision("pagechat_0005"))
+        sessions = create_sessionmaker(engine)
+        async with sessions.begin() as session:
+            alice, bob = [
+                principal_of(
+                    await create_user(session=session, email=e, password_hash=password_hash)
+                )
+                for e in ("alice@example.com", "bob@example.com")
+            ]
+        s = Setup(SqlChatStore(sessions), alice, bob)
+        old = await _conversation(s, "Axolotl notes", "Axolotls regrow limbs.")
+        await _conversation(s, "Axolotl too", "axolotl", bob=True)
+        await s.store.aclose()
+
+        await upgrade_async(engine)
+
+        s = Setup(SqlChatStore(sessions), alice, bob)
+        assert await _found(s, "axolotl") == [old]
+        new = await _conversation(s, "More axolotl", "Still regrowing.")
+        assert await _found(s, "axolotl") == [new, old]
+        assert await _found(s, "regrow") == [new, old]
+        await s.store.delete_conversation(user=alice, conversation_id=old)
+        assert await _found(s, "axolotl") == [new]
+        assert len(await _found(s, "axolotl", bob=True)) == 1
+        if engine.dialect.name == "sqlite":
+            assert await _index_rows(engine, "messages_fts", "content", alice.id, "axolotl") == 1
+            assert await _index_rows(engine, "messages_fts", "content", bob.id, "axolotl") == 2
+        await s.store.aclose()
     finally:
         await engine.dispose()

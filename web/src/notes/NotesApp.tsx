@@ -1,4 +1,5 @@
 // The notes example's screen and card (its server is examples/notes/app.py).
+import { StickyNote } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { createChatApi, type PayloadHandlers } from "@pagechat/react";
 import { Layout } from "../app/Layout";
@@ -19,7 +20,7 @@ function NoteCard({ data }: { data: unknown }) {
 const HANDLERS: PayloadHandlers = {
   note: {
     render: (data) => <NoteCard data={data} />,
-    renderOptions: { headerTitle: "Note", headerIcon: "🗒", panelWidth: "360px" },
+    renderOptions: { headerTitle: "Note", headerIcon: <StickyNote size={18} />, panelWidth: "360px" },
   },
 };
 

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
+import { fitSpec } from "../chartFit";
 
 /** A `chart` payload's data as the server checked it: inline Vega-Lite only. */
 export interface ChartData {
@@ -14,19 +15,71 @@ export function isChartData(data: unknown): data is ChartData {
 
 type Status = "loading" | "ready" | "error";
 
+/** Widths are followed in steps, so dragging the tray's edge redraws a chart now and then. */
+const STEP = 16;
+
+const DARK = "(prefers-color-scheme: dark)";
+
+/** Whether the system asks for dark colours (the tray follows it), kept current. */
+function usePrefersDark(): boolean {
+  const media = () => (typeof window.matchMedia === "function" ? window.matchMedia(DARK) : null);
+  const [dark, setDark] = useState(() => media()?.matches ?? false);
+  useEffect(() => {
+    const query = media();
+    if (query === null) return undefined;
+    const changed = () => {
+      setDark(query.matches);
+    };
+    query.addEventListener("change", changed);
+    return () => {
+      query.removeEventListener("change", changed);
+    };
+  }, []);
+  return dark;
+}
+
+/** The width `ref`'s element offers its content, in steps of STEP: null until measured,
+ * 0 where nothing can measure it (then the spec is drawn as it is). */
+function useAvailableWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(typeof ResizeObserver === "undefined" ? 0 : null);
+  useEffect(() => {
+    const element = ref.current;
+    if (element === null || typeof ResizeObserver === "undefined") return undefined;
+    const measure = () => {
+      setWidth(Math.floor(element.clientWidth / STEP) * STEP);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+    };
+  }, [ref]);
+  return width;
+}
+
 /**
  * Renders a Vega-Lite spec as SVG with vega-embed. Expressions are run by Vega's
  * interpreter (`ast: true`), never compiled with `new Function`, so the page's CSP needs
  * no 'unsafe-eval'; the loader refuses every URL (the server already allows inline data only).
+ * The spec is fitted to the width of the figure (`fitSpec`) and drawn again when it changes,
+ * or when the system switches between light and dark.
  */
 export function ChartView({ data }: { data: ChartData }) {
+  const figure = useRef<HTMLElement>(null);
   const target = useRef<HTMLDivElement>(null);
+  const width = useAvailableWidth(figure);
+  const dark = usePrefersDark();
   const [status, setStatus] = useState<Status>("loading");
   const [message, setMessage] = useState("");
 
   useEffect(() => {
     const element = target.current;
-    if (element === null) return undefined;
+    if (element === null || width === null) return undefined;
+    // Each drawing has its own host: one still loading when the width changes may finish
+    // after the next has begun, and must not add its chart beside it.
+    const host = document.createElement("div");
+    element.replaceChildren(host);
     let finalize: (() => void) | null = null;
     const run = { cancelled: false };
     void (async () => {
@@ -38,12 +91,15 @@ export function ChartView({ data }: { data: ChartData }) {
         ]);
         const loader = vega.loader();
         loader.load = () => Promise.reject(new Error("charts take inline data only"));
-        const result = await embed(element, data.spec, {
+        const result = await embed(host, fitSpec(data.spec, width), {
           actions: false,
           renderer: "svg",
           ast: true,
           expr: expressionInterpreter,
           loader,
+          // Vega's own dark theme when the tray is dark, on the tray's background, not white.
+          ...(dark ? { theme: "dark" as const } : {}),
+          config: { background: "transparent" },
         });
         if (run.cancelled) {
           result.finalize();
@@ -62,11 +118,12 @@ export function ChartView({ data }: { data: ChartData }) {
     return () => {
       run.cancelled = true;
       finalize?.();
+      host.remove();
     };
-  }, [data.spec]);
+  }, [data.spec, width, dark]);
 
   return (
-    <figure className="pc-chart" data-status={status}>
+    <figure ref={figure} className="pc-chart" data-status={status}>
       {data.title !== "" && <figcaption className="pc-chart-title">{data.title}</figcaption>}
       <div ref={target} className="pc-chart-canvas" role="img" aria-label={data.title || "Chart"} />
       {status === "loading" && <p className="pc-muted">Drawing the chart…</p>}

@@ -1,5 +1,7 @@
+import { ThumbsDown, ThumbsUp } from "lucide-react";
 import { useState } from "react";
 import type { FeedbackPublic, FeedbackRating } from "../types";
+import { IconButton } from "./IconButton";
 
 export interface FeedbackButtonsProps {
   feedback: FeedbackPublic | null;
@@ -17,30 +19,26 @@ export function FeedbackButtons({ feedback, onRate }: FeedbackButtonsProps) {
   };
   return (
     <>
-      <button
-        type="button"
-        aria-label="Good answer"
-        title="Good answer"
+      <IconButton
+        icon={ThumbsUp}
+        label="Good answer"
+        className="pc-feedback-button"
         aria-pressed={feedback?.rating === "up"}
         data-feedback="up"
         onClick={() => {
           rate("up");
         }}
-      >
-        👍
-      </button>
-      <button
-        type="button"
-        aria-label="Bad answer"
-        title="Bad answer"
+      />
+      <IconButton
+        icon={ThumbsDown}
+        label="Bad answer"
+        className="pc-feedback-button"
         aria-pressed={feedback?.rating === "down"}
         data-feedback="down"
         onClick={() => {
           rate("down");
         }}
-      >
-        👎
-      </button>
+      />
       {commenting !== null && (
         <form
           className="pc-feedback-form"
