@@ -2,7 +2,7 @@
 
 SQLite: FTS5 tables (`messages_fts`, keyed by the message's `seq`; `conversations_fts`,
 titles), each row with its owner's id as an indexed column, kept current by triggers
-(migrations pagechat_0005, pagechat_0006). A search's MATCH names the owner, so the
+(migrations pagechat_0005, pagechat_0007). A search's MATCH names the owner, so the
 index itself answers with the owner's rows only; the join on `conversations` that
 follows checks the owner again. PostgreSQL: GIN indexes on `to_tsvector('simple', ...)`
 of the same columns, which the database keeps current itself. A running answer is left

@@ -244,7 +244,7 @@ def _to_revision(revision: str) -> Callable[[Connection], None]:
 async def test_the_owner_scoped_index_is_built_from_the_rows_already_there(
     database_url: str, password_hash: str
 ) -> None:
-    """Rows written at pagechat_0005 are found after pagechat_0006, by their owner only,
+    """Rows written at pagechat_0005 are found after pagechat_0007, by their owner only,
     and the index follows what happens to them afterwards."""
     engine = create_engine(database_url)
     try:

@@ -12,8 +12,8 @@ row of its own is deleted by its rowid (the message's `seq`) alone.
 PostgreSQL is unchanged: its GIN indexes are on the tables themselves, and the
 planner joins them with the owner's index.
 
-Revision ID: pagechat_0006
-Revises: pagechat_0005
+Revision ID: pagechat_0007
+Revises: pagechat_0006
 Create Date: 2026-12-02
 """
 
@@ -23,8 +23,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "pagechat_0006"
-down_revision: str | Sequence[str] | None = "pagechat_0005"
+revision: str = "pagechat_0007"
+down_revision: str | Sequence[str] | None = "pagechat_0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
