@@ -182,16 +182,8 @@ class AguiTranslator:
         """The client runs this call: told as a tool call, and the run is over."""
         self.finished = True
         call_id = str(event.get("tool_use_id") or "")
-        parent = self._text_id
         return [
-            *self._close_text(),
-            ToolCallStartEvent(
-                tool_call_id=call_id,
-                tool_call_name=str(event.get("tool", "")),
-                parent_message_id=parent,
-            ),
-            ToolCallArgsEvent(tool_call_id=call_id, delta=json.dumps(event.get("input") or {})),
-            ToolCallEndEvent(tool_call_id=call_id),
+            *self._tool_call(call_id, event),
             RunFinishedEvent(
                 thread_id=self.thread_id,
                 run_id=self.run_id,
@@ -222,11 +214,15 @@ class AguiTranslator:
         return [TextMessageEndEvent(message_id=message_id)]
 
     def _tool_start(self, event: dict[str, Any]) -> list[BaseEvent]:
-        parent = self._text_id
-        events = self._close_text()
         call_id = str(event.get("tool_use_id") or _id())
         self._tool_ids.append(call_id)
-        events += [
+        return self._tool_call(call_id, event)
+
+    def _tool_call(self, call_id: str, event: dict[str, Any]) -> list[BaseEvent]:
+        """The call as AG-UI tells one: the text before it ends, then start, args and end."""
+        parent = self._text_id
+        return [
+            *self._close_text(),
             ToolCallStartEvent(
                 tool_call_id=call_id,
                 tool_call_name=str(event.get("tool", "")),
@@ -235,7 +231,6 @@ class AguiTranslator:
             ToolCallArgsEvent(tool_call_id=call_id, delta=json.dumps(event.get("input") or {})),
             ToolCallEndEvent(tool_call_id=call_id),
         ]
-        return events
 
     def _complete(self, payload: dict[str, Any]) -> list[BaseEvent]:
         self.finished = True

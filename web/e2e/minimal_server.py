@@ -8,13 +8,12 @@ streams its answer in two parts with a pause between them, so the page shows it 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import signal
-from pathlib import Path
+
+from app_server import serve_app, static_dir
 
 from pagechat.models import ModelRequest, Pause, ScriptItem
-from pagechat.testing import FunctionModel, running_app
+from pagechat.testing import FunctionModel
 
 FIRST, REST = "Hello from", " the package."
 
@@ -23,20 +22,9 @@ def _reply(_request: ModelRequest) -> list[ScriptItem]:
     return [FIRST, Pause(1.5), REST]
 
 
-async def main(static: Path) -> None:
-    async with running_app(
-        None,
-        model=FunctionModel(_reply),
-        settings={"PAGECHAT_WEB_DIR": static},
-        email="minimal@example.com",
-    ) as app:
-        stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        print(f"PORT {app.base_url.rsplit(':', 1)[1]}", flush=True)
-        await stop.wait()
-
-
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--static", type=Path, required=True)
-    asyncio.run(main(parser.parse_args().static.resolve()))
+    asyncio.run(
+        serve_app(
+            None, model=FunctionModel(_reply), static=static_dir(), email="minimal@example.com"
+        )
+    )

@@ -8,15 +8,15 @@ asks for, then says so.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import signal
 import sys
 from pathlib import Path
 
+from app_server import serve_app, static_dir
+
 from pagechat.models import ModelRequest, ScriptItem
 from pagechat.models.base import ToolResultsTurn
-from pagechat.testing import FunctionModel, running_app, tool_call
+from pagechat.testing import FunctionModel, tool_call
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
@@ -27,20 +27,12 @@ def _reply(request: ModelRequest) -> list[ScriptItem]:
     return [tool_call("save_note", {"title": "Milk", "body": "Buy two litres"})]
 
 
-async def main(static: Path) -> None:
-    async with running_app(
-        "notes.app:create_app",
-        model=FunctionModel(_reply),
-        settings={"PAGECHAT_WEB_DIR": static},
-        email="notes@example.com",
-    ) as app:
-        stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        print(f"PORT {app.base_url.rsplit(':', 1)[1]}", flush=True)
-        await stop.wait()
-
-
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--static", type=Path, required=True)
-    asyncio.run(main(parser.parse_args().static.resolve()))
+    asyncio.run(
+        serve_app(
+            "notes.app:create_app",
+            model=FunctionModel(_reply),
+            static=static_dir(),
+            email="notes@example.com",
+        )
+    )
