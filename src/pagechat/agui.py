@@ -146,8 +146,15 @@ class AguiTranslator:
                 expires_at=event.get("expires_at"),
                 metadata={"tool": event.get("tool"), "input": event.get("input") or {}},
             )
+            # Also a CUSTOM event: a client that reads no interrupts (CopilotKit's older
+            # runtimes) can still show the card and send the decision to pagechat's route.
+            request = {
+                key: event.get(key)
+                for key in ("approval_id", "tool", "input", "reason", "tool_use_id", "expires_at")
+            }
             return [
                 *self._close_text(),
+                CustomEvent(name="pagechat.approval_requested", value=request),
                 RunFinishedEvent(
                     thread_id=self.thread_id,
                     run_id=self.run_id,

@@ -379,3 +379,46 @@ async def test_the_approval_route_cannot_answer_a_frontend_call(
     )
 
     assert response.status_code == 404
+
+
+async def test_a_call_that_needs_approval_is_a_custom_event_and_an_interrupt(
+    client: httpx.AsyncClient, alice: Account, replies: Replies
+) -> None:
+    register_tool(
+        ToolConfig(
+            name="close_ledger",
+            description="Close the ledger for the year.",
+            input_schema={
+                "type": "object",
+                "properties": {"year": {"type": "integer"}},
+                "required": ["year"],
+            },
+            executor=lambda params, _ctx: f"closed {params['year']}",
+            requires_approval=True,
+            approval_reason="Closing a ledger cannot be undone.",
+        )
+    )
+    replies.append(["Closing it.", tool_call("close_ledger", {"year": 2025}, id="c-1")])
+
+    events = await _run(client, alice, _body([ASK], tools=[]))
+
+    assert _types(events)[-2:] == ["CUSTOM", "RUN_FINISHED"]
+    custom, finished = events[-2], events[-1]
+    assert custom["name"] == "pagechat.approval_requested"
+    request = custom["value"]
+    assert (request["tool"], request["input"], request["tool_use_id"]) == (
+        "close_ledger",
+        {"year": 2025},
+        "c-1",
+    )
+    assert request["reason"] == "Closing a ledger cannot be undone."
+    (interrupt,) = finished["outcome"]["interrupts"]
+    assert interrupt["id"] == request["approval_id"]
+    assert interrupt["reason"] == "tool_approval"
+    # The decision goes to pagechat's own route, as the custom event's id says.
+    decided = await client.post(
+        f"/api/chat/approvals/{request['approval_id']}",
+        json={"decision": "denied", "note": "not this year"},
+        headers=alice.headers,
+    )
+    assert decided.status_code == 200, decided.text
