@@ -66,7 +66,12 @@ async function openTray(page: Page): Promise<Chat> {
 /** Scrolls the conversation to its end (a screenshot shows the latest answer). */
 async function toLatest(page: Page): Promise<void> {
   const jump = page.getByRole("button", { name: "Jump to latest" });
-  if (await jump.isVisible()) await jump.click();
+  if (!(await jump.isVisible())) return;
+  // The button goes away by itself once the log has caught up, possibly between the check
+  // and the click: then the log is at its latest and there is nothing left to do.
+  await jump.click({ timeout: 2_000 }).catch(async (error: unknown) => {
+    if (await jump.isVisible()) throw error;
+  });
 }
 
 /** The signed-in user's API, with the session cookie the page has (reads need no CSRF token). */
