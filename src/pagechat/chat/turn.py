@@ -250,6 +250,8 @@ class TurnRunner:
     def _flush_text(self) -> None:
         self._show(self.parser.flush())
         self.deltas.flush()
+        if not self._answers:
+            return
         for entry in self._answers:
             # After every card of the step, as the answer's last words (no marker: no card).
             so_far = "".join(self.turn.text)
