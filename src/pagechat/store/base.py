@@ -1,8 +1,8 @@
 """What the chat layer needs from storage, independent of the database.
 
 A turn is stored in two steps: `begin_turn` writes the user message and a
-placeholder assistant message (status `running`) before the model is called,
-so a crash mid-run leaves a visible, interrupted answer rather than nothing;
+placeholder assistant message (status `running`) before the run stores anything
+else, so a crash mid-run leaves a visible, interrupted answer rather than nothing;
 `finish_turn` fills the placeholder from the run's folded events.
 
 `start_turn` is `begin_turn` with the ids made up front: the chat service starts
