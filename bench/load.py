@@ -687,6 +687,8 @@ def run_level(
             # A capacity test, not a fairness one: each account holds many streams at once.
             PAGECHAT_QUOTAS=UNLIMITED_QUOTAS,
         )
+        # `--server-env KEY=VALUE`: a setting to compare (A/B) without editing the code.
+        env.update(item.split("=", 1) for item in getattr(args, "server_env", None) or [])
         redis_url = getattr(args, "redis_url", None)
         workers = getattr(args, "workers", 1)
         if redis_url:
@@ -907,6 +909,9 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=1.0, help="seconds over which streams start")
     parser.add_argument("--deadline", type=float, default=600.0, help="overall time limit (s)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directories")
+    parser.add_argument(
+        "--server-env", action="append", metavar="KEY=VALUE", help="a setting for the server"
+    )
     parser.add_argument(
         "--quiet-wait",
         type=float,

@@ -230,6 +230,9 @@ def main() -> int:
     parser.add_argument("--deadline", type=float, default=900.0, help="overall time limit (s)")
     parser.add_argument("--quiet-wait", type=float, default=30.0)
     parser.add_argument("--profile", metavar="DIR", help="py-spy pagechat into DIR")
+    parser.add_argument(
+        "--server-env", action="append", metavar="KEY=VALUE", help="a setting for pagechat"
+    )
     args = parser.parse_args()
     args.keep = False
     args.app = None

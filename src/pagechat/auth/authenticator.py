@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from datetime import timedelta
 
 from sqlalchemy import Engine
@@ -22,7 +23,7 @@ from ..store.users import (
 from .limits import LoginLimiter, LoginLimits
 from .login import InvalidCredentials, LoginThrottled, PasswordLogin
 from .passwords import hash_password, needs_rehash, verify_password
-from .tokens import check_secret, create_access_token, read_access_token
+from .tokens import check_secret, create_access_token, verify_access_token
 
 __all__ = ["JwtAuthenticator"]
 
@@ -37,6 +38,10 @@ def _check(stored: str | None, password: str) -> bool:
     # wrong password and response times do not tell which emails have accounts.
     ok = verify_password(stored or _dummy_hash(), password)
     return ok and stored is not None
+
+
+_VERIFIED_TOKENS = 4096
+"""Verified tokens remembered per process (each ~200 bytes); the oldest goes first."""
 
 
 class JwtAuthenticator(Authenticator, PasswordLogin):
@@ -59,14 +64,34 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         self._reader = reader
         """On SQLite, where the user is read per request (`store.db.create_point_reader`)."""
         self._secret = check_secret(secret)
+        # Tokens whose signature was checked, with their user and expiry: a client sends
+        # the same token with every request, and checking an HS256 JWT costs more CPU than
+        # the rest of authenticating it. The user is still read on every request.
+        self._verified: dict[str, tuple[str, float]] = {}
         self.token_ttl = token_ttl
         self.limiter: LoginLimits = limiter or LoginLimiter()
+
+    def _verified_user(self, token: str) -> str | None:
+        known = self._verified.get(token)
+        if known is not None:
+            user_id, expires = known
+            if time.time() < expires:
+                return user_id
+            del self._verified[token]
+            return None
+        verified = verify_access_token(token, secret=self._secret)
+        if verified is None:
+            return None
+        if len(self._verified) >= _VERIFIED_TOKENS:
+            del self._verified[next(iter(self._verified))]  # the oldest
+        self._verified[token] = verified
+        return verified[0]
 
     def issue_token(self, user: Principal) -> str:
         return create_access_token(user_id=user.id, secret=self._secret, ttl=self.token_ttl)
 
     async def authenticate(self, token: str) -> Principal | None:
-        user_id = read_access_token(token, secret=self._secret)
+        user_id = self._verified_user(token)
         if user_id is None:
             return None
         if self._reader is not None:

@@ -13,6 +13,7 @@ __all__ = [
     "check_secret",
     "create_access_token",
     "read_access_token",
+    "verify_access_token",
 ]
 
 ALGORITHM = "HS256"
@@ -43,6 +44,13 @@ def create_access_token(
 
 def read_access_token(token: str, *, secret: str) -> str | None:
     """The user id of a valid, unexpired token signed with `secret`; None otherwise."""
+    verified = verify_access_token(token, secret=secret)
+    return verified[0] if verified is not None else None
+
+
+def verify_access_token(token: str, *, secret: str) -> tuple[str, float] | None:
+    """The user id of a valid, unexpired token signed with `secret` and when the token
+    expires (a POSIX timestamp); None otherwise."""
     try:
         claims = jwt.decode(
             token, secret, algorithms=[ALGORITHM], options={"require": ["exp", "sub"]}
@@ -50,4 +58,7 @@ def read_access_token(token: str, *, secret: str) -> str | None:
     except jwt.PyJWTError:
         return None
     subject = claims.get("sub")
-    return subject if isinstance(subject, str) and subject else None
+    expires = claims.get("exp")
+    if not isinstance(subject, str) or not subject or not isinstance(expires, int | float):
+        return None
+    return subject, float(expires)

@@ -44,7 +44,6 @@ from ..protocol import (
     MessagePublic,
     StatusEvent,
     StreamEvent,
-    TextDeltaEvent,
     ToolCompleteEvent,
     ToolHistoryEntry,
     ToolProgressEvent,
@@ -233,7 +232,7 @@ class TurnRunner:
 
     def _show_now(self, text: str) -> None:
         self.turn.text.append(text)
-        self.run_.emit(TextDeltaEvent(text=text))
+        self.run_.emit_text(text)
         if self.checkpoints is not None:
             self.checkpoints.touch(self.turn.ids.assistant_message_id, self._snapshot)
 

@@ -8,11 +8,13 @@ what bounds how many answers one process streams at once.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractContextManager
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import httpx2
+from aiohttp import ClientResponse, SocketTimeoutError
 
 __all__ = ["body_chunks", "is_connection_failure"]
 
@@ -65,10 +67,54 @@ def body_chunks(response: httpx2.Response) -> AsyncIterator[bytes]:
 
 
 async def _aiohttp_chunks(stream: Any, errors: _ErrorMap) -> AsyncIterator[bytes]:
-    content = stream._aiohttp_response.content
-    with errors():
+    response: ClientResponse = stream._aiohttp_response
+    content = response.content
+    with errors(), _read_timeout(response):
         async for chunk in content.iter_any():
             yield chunk
+
+
+@contextmanager
+def _read_timeout(response: ClientResponse) -> Iterator[None]:
+    """The body's read timeout, kept by one timer per answer instead of one per token.
+
+    aiohttp keeps it by cancelling its timer and making a new one for every chunk that
+    arrives: for a token stream, a timer per token. Here aiohttp's is switched off while
+    the body is read, and a timer looks every quarter of the timeout whether bytes came
+    since it last looked; a body that stays quiet for the timeout fails as aiohttp fails
+    it (`SocketTimeoutError`, which the SDK's transport reports as a read timeout), at
+    most a quarter of the timeout later than aiohttp would.
+    """
+    connection = response.connection
+    protocol = connection.protocol if connection is not None else None
+    timeout = protocol.read_timeout if protocol is not None else None
+    if protocol is None or not timeout:
+        yield
+        return
+    protocol.read_timeout = None  # aiohttp's timer, armed by the last chunk, still runs out
+    content = response.content
+    loop = asyncio.get_running_loop()
+    every = timeout / 4
+    seen = content.total_bytes
+    quiet_since = loop.time()
+    timer: asyncio.TimerHandle | None = None
+
+    def look() -> None:
+        nonlocal seen, quiet_since, timer
+        now = loop.time()
+        if content.total_bytes != seen:
+            seen, quiet_since = content.total_bytes, now
+        elif now - quiet_since >= timeout:
+            content.set_exception(SocketTimeoutError("Timeout on reading data from socket"))
+            return
+        timer = loop.call_later(every, look)
+
+    timer = loop.call_later(every, look)
+    try:
+        yield
+    finally:
+        timer.cancel()
+        protocol.read_timeout = timeout
 
 
 def is_connection_failure(err: BaseException) -> bool:

@@ -2,12 +2,12 @@
 
 The SDK makes the request: headers, retries, the status check and its errors.
 The streamed body is read here (`_sse.sse_data`, `_transport.body_chunks`), one
-`json.loads` per event, instead of through the SDK's typed events, which cost
-more CPU per token than everything else pagechat does with a delta. We do not
-use the `messages.stream()` helper either: it keeps a snapshot of the whole
-message and re-parses a tool's partial JSON on every fragment (quadratic in the
-input's length). Parsing a tool's input once, at `content_block_stop`, lets us
-raise `ModelOutputError` ourselves.
+JSON parse per event (`_sse.event_json`), instead of through the SDK's typed
+events, which cost more CPU per token than everything else pagechat does with a
+delta. We do not use the `messages.stream()` helper either: it keeps a snapshot
+of the whole message and re-parses a tool's partial JSON on every fragment
+(quadratic in the input's length). Parsing a tool's input once, at
+`content_block_stop`, lets us raise `ModelOutputError` ourselves.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from anthropic.types import (
     ToolUseBlockParam,
 )
 
-from ._sse import sse_data
+from ._sse import event_json, sse_data
 from ._transport import body_chunks, is_connection_failure
 from .base import (
     AssistantTurn,
@@ -254,13 +254,13 @@ async def _model_events(
     """The Messages API's stream events, from their JSON, as neutral model events.
 
     Text deltas, nearly every event of an answer, take the first branch and cost
-    one `json.loads`; nothing else is built for them.
+    one JSON parse; nothing else is built for them.
     """
     input_tokens = output_tokens = 0
     stop_reason: str | None = None
     stopped = False
     tools: dict[int, tuple[str, str, list[str], dict[str, object]]] = {}
-    loads = json.loads
+    loads = event_json
     for_text = ModelTextDelta
     async for raw in data:
         event = loads(raw)

@@ -1,7 +1,7 @@
 """The OpenAI-compatible provider: OpenAI itself, vLLM, Ollama, llama.cpp server.
 
 The official `openai` SDK makes the request (its status errors and retries
-included); the streamed body is read here, one `json.loads` per chunk, as the
+included); the streamed body is read here, one JSON parse per chunk, as the
 Anthropic provider does (models/_sse.py): the SDK's typed chunks cost more CPU
 per token than everything else pagechat does with a delta. Text is passed on
 as it arrives; tool calls arrive as fragments keyed by `index` and are emitted
@@ -30,7 +30,7 @@ from openai.types.chat import (
     ChatCompletionMessageParam,
 )
 
-from ._sse import sse_data
+from ._sse import event_json, sse_data
 from ._transport import body_chunks, is_connection_failure
 from .base import (
     AssistantTurn,
@@ -154,7 +154,7 @@ _UPSTREAM_ERRORS = (openai.OpenAIError, httpx2.HTTPError, json.JSONDecodeError)
 async def _model_events(data: AsyncIterator[bytes], api_key: str) -> AsyncIterator[ModelEvent]:
     """Chat-completion chunks, from their JSON, as neutral model events.
 
-    A text delta, nearly every chunk of an answer, costs one `json.loads` and a
+    A text delta, nearly every chunk of an answer, costs one JSON parse and a
     few lookups; nothing else is built for it.
     """
     calls = _ToolCallAssembler()
@@ -162,7 +162,7 @@ async def _model_events(data: AsyncIterator[bytes], api_key: str) -> AsyncIterat
     refused = False
     usage = TokenUsage()
     done = False
-    loads = json.loads
+    loads = event_json
     for_text = ModelTextDelta
     async for raw in data:
         if done or raw.startswith(b"[DONE]"):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..metrics import RunMetrics
-from ..protocol import CancelledEvent, ErrorEvent, StreamEvent
+from ..protocol import CancelledEvent, ErrorEvent, StreamEvent, TextDeltaEvent
 from .log import EventLog, MemoryEventLog
 
 __all__ = [
@@ -43,7 +43,11 @@ RunBody = Callable[["Run"], Awaitable[None]]
 
 
 class RunObserver(Protocol):
-    """Sees every event the run emits, as it is emitted (metrics, traces)."""
+    """Sees every event the run emits, as it is emitted (metrics, traces).
+
+    A text delta is observed as its text (a `str`), not as a `TextDeltaEvent`: there is
+    one per token, and the run builds no event object for it (`Run.emit_text`).
+    """
 
     def observe(self, event_type: str, event: Any) -> None: ...
 
@@ -83,12 +87,21 @@ class Run:
     def emit(self, event: StreamEvent) -> int:
         """Append an event; a terminal one (complete, error, cancelled) closes the log."""
         seq = self.log.append(event)
+        # Observers see a text delta as its text, however it was emitted.
+        seen = event.text if type(event) is TextDeltaEvent else event
         for observer in self.observers:
-            observer.observe(event.type, event)
+            observer.observe(event.type, seen)
         if event.type in _TERMINAL:
             self.terminal = event.type
             self.finished_at = time.monotonic()
             self.log.close()
+        return seq
+
+    def emit_text(self, text: str) -> int:
+        """Append a text delta: `emit(TextDeltaEvent(text=text))` without the model."""
+        seq = self.log.append_text(text)
+        for observer in self.observers:
+            observer.observe("text_delta", text)
         return seq
 
     def cancel(self, failure: ErrorEvent | None = None) -> bool:

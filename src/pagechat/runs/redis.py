@@ -32,7 +32,7 @@ from redis.asyncio.client import PubSub
 from redis.exceptions import NoScriptError, RedisError
 
 from ..metrics import REDIS_ERRORS
-from ..protocol import ErrorEvent, StreamEvent
+from ..protocol import ErrorEvent
 from .log import EventLog, MemoryEventLog
 from .manager import Run, RunManager, RunNotFound, RunsUnavailable, interrupted_event
 from .redis_log import APPEND_SCRIPT, END_SCRIPT, TERMINAL_TYPES, RemoteEventLog, RunKeys
@@ -74,12 +74,10 @@ class _OwnedLog(MemoryEventLog):
         """Resolved once the terminal event is in Redis, or the mirror has failed."""
         self.broken = False
 
-    def append(self, event: StreamEvent) -> int:
-        seq = super().append(event)
+    def _add(self, event_type: str, data: bytes) -> int:
+        seq = super()._add(event_type, data)
         if not self.broken:
-            frame = self._frames[-1]
-            data = frame[frame.index(b"\ndata: ") + 7 : -2]
-            self._manager._enqueue(self._run_id, seq, event.type, data)
+            self._manager._enqueue(self._run_id, seq, event_type, data)
         return seq
 
     def settle(self) -> None:

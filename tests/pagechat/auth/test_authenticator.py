@@ -1,13 +1,17 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import delete, event, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+import pagechat.auth.authenticator as authenticator_module
 from pagechat.auth import InvalidCredentials, JwtAuthenticator, LoginLimiter, LoginThrottled
+from pagechat.auth.tokens import create_access_token
 from pagechat.store import create_engine, create_sessionmaker, upgrade_async
 from pagechat.store.db import create_point_reader
 from pagechat.store.tables import User
@@ -137,3 +141,36 @@ async def test_a_reader_that_fails_falls_back_to_the_async_read(
 def test_only_a_sqlite_file_gets_a_point_reader() -> None:
     assert create_point_reader("sqlite+aiosqlite:///:memory:") is None
     assert create_point_reader("postgresql+asyncpg://u@localhost/db") is None
+
+
+async def test_a_token_used_before_its_user_was_deleted_stops_working(
+    sessions: async_sessionmaker[AsyncSession], authenticator: JwtAuthenticator, alice: Account
+) -> None:
+    # Its signature is checked once and remembered; its user is still read every time.
+    assert await authenticator.authenticate(alice.token) == alice.user
+    async with sessions.begin() as session:
+        await session.execute(delete(User).where(User.id == alice.user.id))
+
+    assert await authenticator.authenticate(alice.token) is None
+
+
+async def test_a_remembered_token_stops_working_when_it_expires(
+    authenticator: JwtAuthenticator, alice: Account, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = datetime.now(UTC)
+    token = create_access_token(user_id=alice.user.id, secret=TEST_SECRET, ttl=timedelta(minutes=1))
+    assert await authenticator.authenticate(token) == alice.user
+
+    later = (now + timedelta(minutes=2)).timestamp()
+    monkeypatch.setattr(authenticator_module, "time", SimpleNamespace(time=lambda: later))
+    assert await authenticator.authenticate(token) is None
+
+
+async def test_a_forged_token_is_refused_whatever_was_remembered(
+    authenticator: JwtAuthenticator, alice: Account
+) -> None:
+    assert await authenticator.authenticate(alice.token) == alice.user
+    header, claims, signature = alice.token.split(".")
+    forged = f"{header}.{claims}.{signature[:-4]}AAAA"
+
+    assert await authenticator.authenticate(forged) is None

@@ -1,6 +1,12 @@
+import json
 from collections.abc import AsyncIterator, Iterable
 
-from pagechat.models._sse import sse_data
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pagechat.models import _sse
+from pagechat.models._sse import event_json, sse_data
 
 
 async def _chunks(parts: Iterable[bytes]) -> AsyncIterator[bytes]:
@@ -43,3 +49,38 @@ async def test_an_unterminated_last_event_is_dropped() -> None:
 
 async def test_only_one_space_after_the_colon_is_removed() -> None:
     assert await _data(b"data:  two spaces\n\n") == [b" two spaces"]
+
+
+_LINES = st.sampled_from(
+    [
+        b"data: x",
+        b"data:y",
+        b"data",
+        b"data:  z",
+        b"event: data",
+        b"event: a",
+        b"id: 3",
+        b": comment",
+        b"database: no",
+        b"xdata: no",
+        b'data: {"t":"data: q"}',
+        b"",
+    ]
+)
+
+
+@given(st.lists(_LINES, min_size=1, max_size=6))
+def test_the_one_data_line_shortcut_reads_what_the_line_by_line_reading_does(
+    lines: list[bytes],
+) -> None:
+    block = b"\n".join(lines)
+    assert _sse._data(block) == _sse._data_lines(block)
+
+
+def test_event_json_reads_what_orjson_refuses_as_the_standard_library_does() -> None:
+    assert event_json(b'{"text":"a\\ud800b","n":1}') == {"text": "a\ud800b", "n": 1}
+
+
+def test_event_json_raises_the_standard_decode_error_for_what_is_not_json() -> None:
+    with pytest.raises(json.JSONDecodeError):
+        event_json(b'{"text": "cut')

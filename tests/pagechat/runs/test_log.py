@@ -70,3 +70,12 @@ def test_a_text_delta_is_encoded_exactly_as_pydantic_would(text: str) -> None:
 def test_other_events_are_encoded_by_their_model() -> None:
     event = StatusEvent(message="Thinking...")
     assert encode_event(event) == event.model_dump_json().encode()
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=["Cs"])))
+def test_a_text_appended_as_text_is_the_frame_of_its_event(text: str) -> None:
+    by_event, by_text = MemoryEventLog(), MemoryEventLog()
+    by_event.append(StatusEvent(message="Thinking..."))
+    by_text.append(StatusEvent(message="Thinking..."))
+    assert by_text.append_text(text) == by_event.append(TextDeltaEvent(text=text)) == 2
+    assert by_text.frames == by_event.frames

@@ -69,6 +69,21 @@ ANTHROPIC = [
         "Slow ",
         read_timeout=0.3,
     ),
+    # Gaps shorter than the read timeout never end a stream, however long it runs; a
+    # silence as long as it does, after any number of them (models/_transport.py).
+    Case(
+        "read_timeout_after_a_long_slow_stream",
+        lambda: [
+            fa.reply(
+                *("Slow ", fa.Stall(0.15), "but ", fa.Stall(0.15), "alive ", fa.Stall(0.15)),
+                *("then ", fa.Stall(5), "never"),
+            )
+        ],
+        "error",
+        "timeout",
+        "Slow but alive then ",
+        read_timeout=0.3,
+    ),
 ]
 
 OPENAI = [
@@ -96,6 +111,24 @@ OPENAI = [
         "error",
         "timeout",
         "Slow ",
+        read_timeout=0.3,
+    ),
+    Case(
+        "read_timeout_after_a_long_slow_stream",
+        lambda: [
+            fo.Reply(
+                (
+                    fo.Chunk({"role": "assistant", "content": ""}),
+                    *(fo.Chunk({"content": "Slow "}), fo.Sleep(0.15)),
+                    *(fo.Chunk({"content": "but "}), fo.Sleep(0.15)),
+                    *(fo.Chunk({"content": "alive "}), fo.Sleep(0.15)),
+                    *(fo.Chunk({"content": "then "}), fo.Sleep(5), fo.Done()),
+                )
+            )
+        ],
+        "error",
+        "timeout",
+        "Slow but alive then ",
         read_timeout=0.3,
     ),
 ]
