@@ -353,23 +353,24 @@ class ChatService:
         context: dict[str, Any],
         messages: list[ModelMessage],
     ) -> None:
+        # The runner is made here, not in a coroutine of its own: every coroutine between
+        # the run's task and the turn is resumed again for every token.
         if self.sessions is None:
-            await self._turn(run, turn, None, user, context, messages)
+            await self._runner(run, turn, None, user, context).run(messages)
             return
         # Tools commit their own writes; whatever they left uncommitted is rolled back.
         async with self.sessions() as session:
-            await self._turn(run, turn, session, user, context, messages)
+            await self._runner(run, turn, session, user, context).run(messages)
 
-    async def _turn(
+    def _runner(
         self,
         run: Run,
         turn: TurnState,
         session: AsyncSession | None,
         user: Principal,
         context: dict[str, Any],
-        messages: list[ModelMessage],
-    ) -> None:
-        runner = TurnRunner(
+    ) -> TurnRunner:
+        return TurnRunner(
             run=run,
             turn=turn,
             model=self.model,
@@ -380,4 +381,3 @@ class ChatService:
             approvals=self.approvals,
             user=user,
         )
-        await runner.run(messages)
