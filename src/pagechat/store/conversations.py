@@ -44,13 +44,13 @@ from .base import (
     AssistantRecord,
     BranchKind,
     ConversationNotFound,
-    InvalidCursor,
     MessageNotFound,
     NoPayload,
     NotAnAnswer,
     NotBranchable,
     TurnIds,
     action_summary,
+    cursor_value,
 )
 from .tables import Conversation, Message, MessageFeedback, utcnow
 from .titles import make_title
@@ -222,8 +222,7 @@ async def get_conversation(
     on the (conversation, seq) index), then the page's rows. The cursor is the `seq` of
     the oldest message of the page after it: along one path, `seq` grows from the root.
     """
-    if before is not None and (not before.isdigit() or len(before) > 19):
-        raise InvalidCursor(before)
+    cursor = cursor_value(before) if before is not None else None
     tree = (
         await session.execute(
             select(Conversation, Message.id, Message.parent_id, Message.seq)
@@ -238,8 +237,8 @@ async def get_conversation(
     nodes = [Node(mid, parent) for _, mid, parent, _ in tree if mid is not None]
     seqs = {mid: seq for _, mid, _, seq in tree if mid is not None}
     path = active_path(nodes, conv.active_leaf_id)
-    if before is not None:
-        path = [mid for mid in path if seqs[mid] < int(before)]
+    if cursor is not None:
+        path = [mid for mid in path if seqs[mid] < cursor]
     older = None
     if limit is not None and len(path) > limit:
         path = path[-limit:]
