@@ -50,6 +50,7 @@ __all__ = [
     "StartedTurn",
     "TurnIds",
     "action_summary",
+    "cursor_value",
 ]
 
 
@@ -69,6 +70,18 @@ def action_summary(action: str, result: Any) -> tuple[str, Literal["complete", "
 
 class InvalidCursor(ValueError):
     """A page cursor that no page of this store gave out."""
+
+
+_LARGEST_CURSOR = 2**63 - 1
+"""A cursor is bound as a 64-bit integer: anything larger is none a page gave."""
+
+
+def cursor_value(before: str) -> int:
+    """The number a page cursor stands for (both stores' cursors are one); InvalidCursor
+    for anything else. ASCII digits only: `str.isdigit` also takes `'²'`, which `int` refuses."""
+    if not (before.isascii() and before.isdigit()) or int(before) > _LARGEST_CURSOR:
+        raise InvalidCursor(before)
+    return int(before)
 
 
 class ConversationNotFound(LookupError):

@@ -24,6 +24,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    true,
     update,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -51,10 +52,12 @@ from .base import (
     NotBranchable,
     TurnIds,
     action_summary,
+    cursor_value,
 )
+from .paths import cursor_in, path_up, sibling_count, sibling_position
 from .tables import Conversation, Message, MessageFeedback, utcnow
 from .titles import make_title
-from .tree import Node, Siblings, active_path, newest_leaf, sibling_at, siblings
+from .tree import Node, Siblings, newest_leaf, sibling_at
 
 __all__ = [
     "INTERRUPTED_NOTE",
@@ -138,13 +141,6 @@ async def _tree(
     return [Node(mid, parent) for mid, parent, _ in rows], {mid: seq for mid, _, seq in rows}
 
 
-async def _rows(*, session: AsyncSession, ids: Sequence[str]) -> dict[str, Message]:
-    if not ids:
-        return {}
-    result = await session.execute(select(Message).where(Message.id.in_(list(ids))))
-    return {row.id: row for row in result.scalars()}
-
-
 async def _feedback(
     *, session: AsyncSession, user_id: str, ids: Sequence[str]
 ) -> dict[str, MessageFeedback]:
@@ -218,45 +214,56 @@ async def get_conversation(
     """The conversation and the active path's messages (the newest `limit` before
     `before`), each with its place among its siblings and the owner's feedback.
 
-    Two statements however long the conversation is: its tree (ids and parents only,
-    on the (conversation, seq) index), then the page's rows. The cursor is the `seq` of
-    the oldest message of the page after it: along one path, `seq` grows from the root.
+    One statement, whatever the conversation's length: the owned conversation, joined to
+    its path walked up from the leaf (or from the cursor) for `limit + 1` messages
+    (store/paths.py), each with its sibling counts and feedback. The cursor is the `seq` of
+    the oldest message of the page after it, and the page before walks up from that
+    message's parent. Any message of the conversation's is a cursor, on the active path
+    or not: a client still showing a branch the user has since left elsewhere gets what
+    came before what it shows.
     """
-    if before is not None and (not before.isdigit() or len(before) > 19):
-        raise InvalidCursor(before)
-    tree = (
+    cursor = cursor_value(before) if before is not None else None
+    path = path_up(conversation_id=conversation_id, before=cursor, limit=limit)
+    cursor_known = (
+        cursor_in(conversation_id=conversation_id, before=cursor) if cursor is not None else true()
+    )
+    rows = (
         await session.execute(
-            select(Conversation, Message.id, Message.parent_id, Message.seq)
-            .outerjoin(Message, Message.conversation_id == Conversation.id)
-            .where(Conversation.id == conversation_id, Conversation.owner_id == owner_id)
-            .order_by(Message.seq)
-        )
-    ).all()
-    if not tree:
-        raise ConversationNotFound(conversation_id)
-    conv = tree[0][0]
-    nodes = [Node(mid, parent) for _, mid, parent, _ in tree if mid is not None]
-    seqs = {mid: seq for _, mid, _, seq in tree if mid is not None}
-    path = active_path(nodes, conv.active_leaf_id)
-    if before is not None:
-        path = [mid for mid in path if seqs[mid] < int(before)]
-    older = None
-    if limit is not None and len(path) > limit:
-        path = path[-limit:]
-        older = str(seqs[path[0]])
-    rows: dict[str, tuple[Message, MessageFeedback | None]] = {}
-    if path:
-        result = await session.execute(
-            select(Message, MessageFeedback)
+            select(
+                Conversation,
+                Message,
+                MessageFeedback,
+                sibling_count(Message).label("sibling_count"),
+                sibling_position(Message).label("sibling_position"),
+                cursor_known.label("cursor_known"),
+            )
+            .select_from(Conversation)
+            .outerjoin(path, path.c.conversation_id == Conversation.id)
+            .outerjoin(Message, Message.seq == path.c.seq)
             .outerjoin(
                 MessageFeedback,
                 and_(MessageFeedback.message_id == Message.id, MessageFeedback.user_id == owner_id),
             )
-            .where(Message.id.in_(path))
+            .where(Conversation.id == conversation_id, Conversation.owner_id == owner_id)
+            .order_by(path.c.depth.desc())
         )
-        rows = {msg.id: (msg, feedback) for msg, feedback in result.all()}
-    places = siblings(nodes)
-    messages = [message_public(rows[mid][0], places[mid], rows[mid][1]) for mid in path]
+    ).all()
+    if not rows:
+        raise ConversationNotFound(conversation_id)
+    conv = rows[0].Conversation
+    if not rows[0].cursor_known:
+        raise InvalidCursor(before)
+    page = [row for row in rows if row.Message is not None]
+    older = None
+    if limit is not None and len(page) > limit:
+        page = page[-limit:]
+        older = str(page[0].Message.seq)
+    messages = [
+        message_public(
+            row.Message, Siblings(row.sibling_count, row.sibling_position), row.MessageFeedback
+        )
+        for row in page
+    ]
     return ConversationDetail(
         **_conversation_public(conv).model_dump(),
         messages=messages,
@@ -464,13 +471,25 @@ async def recent_messages(
     leaf_id: str | None = None,
 ) -> list[MessagePublic]:
     """The newest `limit` messages of the path to `leaf_id` (default: the active leaf)
-    whose run has ended, oldest first."""
-    conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
-    nodes, _ = await _tree(session=session, conversation_id=conversation_id)
+    whose run has ended, oldest first.
+
+    One statement, like a page (`get_conversation`): read at the start of every turn.
+    """
     # One more than asked: the path may end with a running placeholder, left out below.
-    path = active_path(nodes, leaf_id or conv.active_leaf_id)[-(limit + 1) :]
-    rows = await _rows(session=session, ids=path)
-    done = [message_public(rows[mid]) for mid in path if rows[mid].status != "running"]
+    path = path_up(conversation_id=conversation_id, leaf_id=leaf_id, limit=limit)
+    rows = (
+        await session.execute(
+            select(Conversation.id, Message)
+            .select_from(Conversation)
+            .outerjoin(path, path.c.conversation_id == Conversation.id)
+            .outerjoin(Message, Message.seq == path.c.seq)
+            .where(Conversation.id == conversation_id, Conversation.owner_id == owner_id)
+            .order_by(path.c.depth.desc())
+        )
+    ).all()
+    if not rows:
+        raise ConversationNotFound(conversation_id)
+    done = [message_public(msg) for _, msg in rows if msg is not None and msg.status != "running"]
     return done[-limit:]
 
 
@@ -732,6 +751,8 @@ async def select_branch(
 ) -> None:
     """See `ChatStore.select_branch`."""
     conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
+    # The whole tree, unlike a page: picking a version is a click now and then, and the
+    # newest leaf down a branch is as far away as the branch is long.
     nodes, _ = await _tree(session=session, conversation_id=conv.id)
     chosen = sibling_at(nodes, message_id, position)
     if chosen is None:

@@ -34,6 +34,7 @@ from .base import (
     StartedTurn,
     TurnIds,
     action_summary,
+    cursor_value,
     new_turn_ids,
 )
 from .conversations import check_branch
@@ -368,9 +369,9 @@ class MemoryChatStore(ChatStore):
         # The cursor is a position in the active path.
         end = len(path)
         if before is not None:
-            if not before.isdigit() or int(before) > end:
+            end = cursor_value(before)
+            if end > len(path):
                 raise InvalidCursor(before)
-            end = int(before)
         start = 0 if limit is None else max(0, end - limit)
         places = siblings(conv.nodes())
         messages = [

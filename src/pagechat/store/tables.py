@@ -122,6 +122,8 @@ class Message(Base):
     __tablename__ = "messages"
     __table_args__ = (
         Index("ix_messages_conversation_seq", "conversation_id", "seq"),
+        # A message's siblings, counted for each message of a page (store/paths.py).
+        Index("ix_messages_conversation_parent_seq", "conversation_id", "parent_id", "seq"),
         # Startup looks for runs a crash left behind; only those rows are indexed.
         Index(
             "ix_messages_running",

@@ -295,7 +295,7 @@ async def test_every_private_route_needs_a_token(
     assert response.status_code == 401
 
 
-async def test_opening_a_conversation_costs_two_queries_beyond_the_token_check(
+async def test_opening_a_conversation_costs_one_query_beyond_the_token_check(
     engine: AsyncEngine,
     authenticator: JwtAuthenticator,
     client: httpx.AsyncClient,
@@ -308,7 +308,8 @@ async def test_opening_a_conversation_costs_two_queries_beyond_the_token_check(
     selects: list[str] = []
 
     def _count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT"):
+        # A page is a recursive CTE: it starts with WITH.
+        if statement.lstrip().upper().startswith(("SELECT", "WITH")):
             selects.append(statement)
 
     # On SQLite the token check reads the user through the point reader.
@@ -322,8 +323,9 @@ async def test_opening_a_conversation_costs_two_queries_beyond_the_token_check(
             event.remove(each, "before_cursor_execute", _count)
 
     assert len(response.json()["messages"]) == 12
-    # The token check, the conversation's tree, the active path's rows.
-    assert len(selects) == 3
+    # The token check; the page (the active path walked up from its leaf, with each
+    # message's siblings and feedback, in the owned conversation).
+    assert len(selects) == 2
 
 
 async def test_a_long_conversation_loads_its_newest_page_and_pages_back(
@@ -343,6 +345,30 @@ async def test_a_long_conversation_loads_its_newest_page_and_pages_back(
         f"m{i}" for i in range(5)
     ]
     assert older["older"] is None
+
+
+async def test_a_cursor_no_page_of_this_conversation_gave_is_a_422_not_a_500(
+    client: httpx.AsyncClient, alice: Account
+) -> None:
+    mine = await _conversation(client, alice, "mine")
+    other = await _conversation(client, alice, "other")
+    await _chat(client, alice, "more", conversation_id=other)
+    elsewhere = (
+        await client.get(f"/api/conversations/{other}", params={"limit": 1}, headers=alice.headers)
+    ).json()["older"]
+    assert elsewhere is not None
+
+    # "²" is a digit to str.isdigit, not to int(): it was an unhandled ValueError.
+    statuses = [
+        (
+            await client.get(
+                f"/api/conversations/{mine}", params={"before": cursor}, headers=alice.headers
+            )
+        ).status_code
+        for cursor in ("²", "9" * 19, elsewhere)
+    ]
+
+    assert statuses == [422, 422, 422]
 
 
 @pytest.mark.parametrize(
