@@ -133,6 +133,8 @@ class RunManager:
         self.drain_seconds = drain_seconds
         """At shutdown, how long running answers may go on before they are ended."""
         self._runs: dict[str, Run] = {}
+        self._swept_at = float("-inf")
+        self._swept_size = 0
         self.draining = False
         """Shutting down: no new answers."""
         self._background: set[asyncio.Task[Any]] = set()
@@ -238,6 +240,10 @@ class RunManager:
 
     def _sweep(self) -> None:
         now = time.monotonic()
+        # A pass over every run, so not on every start (a burst of starts was quadratic):
+        # once a second, or sooner when the runs kept have doubled since the last pass.
+        if now - self._swept_at < 1.0 and len(self._runs) < 2 * self._swept_size:
+            return
         expired = [
             rid
             for rid, run in self._runs.items()
@@ -245,3 +251,5 @@ class RunManager:
         ]
         for rid in expired:
             del self._runs[rid]
+        self._swept_at = now
+        self._swept_size = len(self._runs)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import ItemsView
 
 import pytest
 
@@ -87,3 +88,27 @@ async def test_finished_runs_are_kept_for_the_retention_time_then_dropped() -> N
 
 def test_default_retention_is_at_least_five_minutes() -> None:
     assert RunManager().retain_seconds >= 300
+
+
+class _CountedScans(dict[str, Run]):
+    scans = 0
+
+    def items(self) -> ItemsView[str, Run]:  # type: ignore[override]
+        self.scans += 1
+        return super().items()
+
+
+async def test_a_burst_of_starts_does_not_scan_every_kept_run_for_each_start() -> None:
+    # Regression: each start looked at every run kept (600 s of them), so a burst of N
+    # starts cost N x kept runs.
+    runs = RunManager(retain_seconds=600)
+    runs._runs = scans = _CountedScans()
+
+    async def body(run: Run) -> None:
+        run.emit(CompleteEvent(payload=ChatResponsePayload(message="")))
+
+    started = [runs.start(owner_id="a", conversation_id=None, body=body) for _ in range(200)]
+    await asyncio.gather(*(r.task for r in started if r.task is not None))
+
+    assert len(runs.active()) == 0 and len(scans) == 200
+    assert scans.scans <= 10  # once, then each time the kept runs doubled
