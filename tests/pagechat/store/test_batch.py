@@ -115,3 +115,32 @@ async def test_checkpoints_and_ends_in_one_batch_leave_the_end(engine: AsyncEngi
         "the whole answer",
         "complete",
     )
+
+
+async def test_ends_that_arrive_one_by_one_under_load_share_transactions(
+    engine: AsyncEngine,
+) -> None:
+    # Regression: answers started a few milliseconds apart end a few milliseconds apart,
+    # and each end was written in a transaction of its own (~2 ms of CPU each).
+    alice = await _user(engine, "alice@example.com")
+    store = SqlChatStore(create_sessionmaker(engine))
+    turns = await asyncio.gather(
+        *(store.begin_turn(user=alice, conversation_id=None, message=f"q{i}") for i in range(10))
+    )
+    commits = _commits(engine)
+
+    ends = []
+    for i, turn in enumerate(turns):
+        record = AssistantRecord(content=f"a{i}", status="complete")
+        ends.append(
+            asyncio.ensure_future(
+                store.finish_turn(assistant_message_id=turn.assistant_message_id, record=record)
+            )
+        )
+        await asyncio.sleep(0.005)
+    await asyncio.gather(*ends)
+
+    assert len(commits) <= 5
+    for i, turn in enumerate(turns):
+        detail = await store.get_conversation(user=alice, conversation_id=turn.conversation_id)
+        assert [(m.content, m.status) for m in detail.messages][-1] == (f"a{i}", "complete")
