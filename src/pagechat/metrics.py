@@ -89,29 +89,29 @@ class _BatchedHistogram:
     one by one (tests/pagechat/test_metrics.py compares the two expositions).
     """
 
-    __slots__ = ("_histogram", "bounds", "counts", "total")
+    __slots__ = ("_bounds", "_counts", "_histogram", "_sum")
 
     def __init__(self, histogram: Histogram) -> None:
         self._histogram = histogram
-        self.bounds: list[float] = histogram._upper_bounds
-        self.counts = [0] * len(self.bounds)
-        self.total = 0.0
+        self._bounds: list[float] = histogram._upper_bounds
+        self._counts = [0] * len(self._bounds)
+        self._sum = 0.0
 
     def observe(self, amount: float) -> None:
-        self.total += amount
+        self._sum += amount
         # The first bucket whose upper bound is at least `amount`, as `observe` picks it.
-        self.counts[bisect_left(self.bounds, amount)] += 1
+        self._counts[bisect_left(self._bounds, amount)] += 1
 
     def flush(self) -> None:
         histogram = self._histogram
-        counts = self.counts
+        counts = self._counts
         for i, count in enumerate(counts):
             if count:
                 histogram._buckets[i].inc(count)
                 counts[i] = 0
-        if self.total:
-            histogram._sum.inc(self.total)
-            self.total = 0.0
+        if self._sum:
+            histogram._sum.inc(self._sum)
+            self._sum = 0.0
 
 
 class RunMetrics:
@@ -138,10 +138,8 @@ class RunMetrics:
             last = self._last_delta
             if last is None:
                 TIME_TO_FIRST_TOKEN.observe(now - self._started)
-            else:  # `self._gaps.observe(now - last)`, written out: once per token
-                gap, gaps = now - last, self._gaps
-                gaps.total += gap
-                gaps.counts[bisect_left(gaps.bounds, gap)] += 1
+            else:
+                self._gaps.observe(now - last)
             self._last_delta = now
             self._deltas += 1
             self._chars += len(event)  # a text delta is observed as its text

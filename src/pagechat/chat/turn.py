@@ -262,7 +262,7 @@ class TurnRunner:
 
     def _on_text(self, event: AgentTextDelta) -> bool:
         """Shows the delta; True when the turn should let the loop run others now."""
-        self.deltas.add(self.parser.feed(storable_text(event.text)))  # `_show`, once per token
+        self._show(self.parser.feed(storable_text(event.text)))
         # An instant model (or a burst of buffered deltas) would hold the loop until
         # the turn ends: let readers and other runs in every millisecond or so, which
         # still lets readers batch their writes. A delta that comes long after the

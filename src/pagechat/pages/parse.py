@@ -93,10 +93,7 @@ class ReplyParser:
 
     def feed(self, delta: str) -> str:
         """The next text delta of the model; returns the text to show now."""
-        text = self._filter.feed(delta)
-        if text:  # `_show`, written out: this runs once per token
-            self._shown.append(text)
-        return text
+        return self._show(self._filter.feed(delta))
 
     def flush(self) -> str:
         """The model call ended; returns the rest of its text to show."""

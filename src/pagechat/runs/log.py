@@ -84,8 +84,7 @@ class MemoryEventLog(EventLog):
         return self._add(event.type, encode_event(event))
 
     def append_text(self, text: str) -> int:
-        # `encode_text`, written out: this runs once per token.
-        return self._add("text_delta", b'{"type":"text_delta","text":%s}' % _dumps(text))
+        return self._add("text_delta", encode_text(text))
 
     def _add(self, event_type: str, data: bytes) -> int:
         """Every append ends here, with the event's type and JSON."""

@@ -154,11 +154,7 @@ class _Writer:
         if self._seq < end:
             chunk = frames[self._seq] if end == self._seq + 1 else b"".join(frames[self._seq : end])
             self._seq = end
-            if self._pending is None and not self.stopped:
-                # `write`, written out: a frame per token comes this way.
-                self._drive({"type": "http.response.body", "body": chunk, "more_body": True})
-            else:
-                self.write(chunk)
+            self.write(chunk)
         if log.closed:
             self._end()
 
@@ -198,8 +194,7 @@ class _Writer:
         try:
             yielded = coro.send(None)
         except StopIteration:
-            if not message["more_body"]:  # `_sent`, written out
-                self._settle("done")
+            self._sent(message)
             return
         except BaseException as exc:
             self._fail(exc)
