@@ -10,6 +10,9 @@ measured in the same run, one after the other, against the same upstream:
   the floor, what reading and writing the bytes costs;
 * `sdk`: uvicorn + Starlette relaying the text deltas through the `anthropic` SDK
   alone (`_relay_refs.py`);
+* `floor`: the SDK making the request, the body read and parsed as pagechat reads it
+  and each text delta framed as pagechat frames it, and nothing else: the least a
+  relay with pagechat's wire format and the SDK does (`_relay_refs.floor_app`);
 * `pagechat`: `pagechat serve` with the Anthropic provider, a real turn per answer
   (authentication, the conversation stored, the agent loop, the run log, SSE),
   exactly as `bench/load.py` drives it.
@@ -50,7 +53,7 @@ TARGETS = {
     "ratio_to_raw_max": 1.5,
     "first_token_p99_ms_max": 500.0,
 }
-_REFERENCES = ("raw", "sdk")
+_REFERENCES = ("raw", "sdk", "floor")
 
 
 def _request(port: int, key: str, n_tokens: int) -> str:
@@ -78,7 +81,7 @@ def run_reference(
     procs: load.Processes,
     deadline: load.Deadline,
 ) -> dict[str, Any]:
-    """One reference relay (`raw` or `sdk`) under N streams."""
+    """One reference relay (`raw`, `sdk` or `floor`) under N streams."""
     tmp = Path(tempfile.mkdtemp(prefix=f"pagechat-relay-{kind}-{n}-"))
     procs.scratch.append(tmp)
     port = load._free_port()
@@ -192,6 +195,10 @@ def _summary(results: list[dict[str, Any]], failure: str | None) -> dict[str, An
             if other is not None and other["us_per_token"]:
                 level[f"{ref}_us_per_token"] = other["us_per_token"]
                 level[f"ratio_to_{ref}"] = round(ours["us_per_token"] / other["us_per_token"], 2)
+        floor, raw = by.get(("floor", n)), by.get(("raw", n))
+        if floor is not None and raw is not None and raw["us_per_token"]:
+            # How much of the allowed ratio the SDK's request and the parsing already use.
+            level["floor_ratio_to_raw"] = round(floor["us_per_token"] / raw["us_per_token"], 2)
         levels[str(n)] = level
     at = by.get(("pagechat", TARGETS["streams"]))
     raw = by.get(("raw", TARGETS["streams"]))
@@ -226,7 +233,7 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=1.0, help="seconds over which streams start")
     parser.add_argument("--users", type=int, default=25, help="pagechat accounts")
     parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
-    parser.add_argument("--servers", default="raw,sdk,pagechat", help="which servers to run")
+    parser.add_argument("--servers", default="raw,sdk,floor,pagechat", help="which servers to run")
     parser.add_argument("--deadline", type=float, default=900.0, help="overall time limit (s)")
     parser.add_argument("--quiet-wait", type=float, default=30.0)
     parser.add_argument("--profile", metavar="DIR", help="py-spy pagechat into DIR")
@@ -238,8 +245,8 @@ def main() -> int:
     args.app = None
     levels = [int(x) for x in args.streams.split(",") if x.strip()]
     servers = [s.strip() for s in args.servers.split(",") if s.strip()]
-    if not levels or min(levels) < 1 or not set(servers) <= {"raw", "sdk", "pagechat"}:
-        parser.error("--streams must be positive numbers, --servers from raw,sdk,pagechat")
+    if not levels or min(levels) < 1 or not set(servers) <= {"raw", "sdk", "floor", "pagechat"}:
+        parser.error("--streams must be positive numbers, --servers from raw,sdk,floor,pagechat")
 
     deadline = load.Deadline(args.deadline)
     procs = load.Processes()

@@ -28,14 +28,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.asyncio.client import PubSub
+from redis.asyncio.client import Pipeline, PubSub
 from redis.exceptions import NoScriptError, RedisError
 
 from ..metrics import REDIS_ERRORS
 from ..protocol import ErrorEvent
 from .log import EventLog, MemoryEventLog
 from .manager import Run, RunManager, RunNotFound, RunsUnavailable, interrupted_event
-from .redis_log import APPEND_SCRIPT, END_SCRIPT, TERMINAL_TYPES, RemoteEventLog, RunKeys
+from .redis_log import (
+    APPEND_SCRIPT,
+    END_SCRIPT,
+    TERMINAL_TYPES,
+    RemoteEventLog,
+    RunKeys,
+    pack_entry,
+)
 
 __all__ = ["RedisRunManager"]
 
@@ -57,7 +64,11 @@ UNAVAILABLE_MESSAGE = "The answer was stopped: the server lost its connection to
 class _Outbox:
     """Events of one run written locally and not yet in Redis."""
 
-    entries: list[bytes | str] = field(default_factory=list)
+    keys: RunKeys
+    entries: list[bytes] = field(default_factory=list)
+    """Each event packed as the append script reads it (`pack_entry`)."""
+    ending: bool = False
+    """A terminal event is among `entries`."""
     registered: bool = False
     ended: bool = False
     retries: int = 0
@@ -151,14 +162,16 @@ class RedisRunManager(RunManager):
     # --- the owner's side -------------------------------------------------------
 
     def _new_log(self, run_id: str) -> EventLog:
-        self._outbox[run_id] = _Outbox()
+        self._outbox[run_id] = _Outbox(self.keys(run_id))
         return _OwnedLog(self, run_id)
 
     def _enqueue(self, run_id: str, seq: int, kind: str, data: bytes) -> None:
         box = self._outbox.get(run_id)
         if box is None:
             return
-        box.entries += (str(seq), kind, data)
+        box.entries.append(pack_entry(seq, kind, data))
+        if kind in TERMINAL_TYPES:
+            box.ending = True
         self._wake.set()
 
     async def _flush_forever(self) -> None:
@@ -180,13 +193,15 @@ class RedisRunManager(RunManager):
 
     async def _flush(self, batch: dict[str, _Outbox]) -> None:
         """One round trip: new runs registered, then every run's events in one script call."""
-        pipe = self.redis.pipeline(transaction=False)
+        pipe: Pipeline | None = None
         keys: list[str] = []
-        args: list[bytes | str | int] = [self.max_events, self.log_ttl, _RUNNING_TTL]
-        sent: list[tuple[str, _Outbox, list[bytes | str]]] = []
+        args: list[bytes | int] = [self.max_events, self.log_ttl, _RUNNING_TTL]
+        sent: list[tuple[str, _Outbox, list[bytes], bool]] = []
         for run_id, box in batch.items():
-            run_keys = self.keys(run_id)
+            run_keys = box.keys
             if not box.registered:
+                if pipe is None:
+                    pipe = self.redis.pipeline(transaction=False)
                 run = self._runs[run_id]
                 pipe.hset(
                     run_keys.meta,
@@ -201,36 +216,42 @@ class RedisRunManager(RunManager):
                 pipe.sadd(self.live_key, run_id)
                 box.registered = True
             entries, box.entries = box.entries, []
-            sent.append((run_id, box, entries))
+            ending, box.ending = box.ending, False
+            sent.append((run_id, box, entries, ending))
             keys += (run_keys.log, run_keys.meta)
-            args.append(len(entries) // 3)
-            args += entries
+            args.append(b"".join(entries))
         # EVALSHA, not the Script helper: in a pipeline that asks SCRIPT EXISTS first,
         # one more round trip per flush. A restarted Redis answers NOSCRIPT instead.
-        pipe.evalsha(self._append.sha, len(keys), *keys, *args)
+        # Most flushes register nothing: the call goes alone, without a pipeline's cost.
+        sha, call = self._append.sha, (*keys, *args)
+        outcome: Any
         try:
-            replies = await pipe.execute(raise_on_error=False)
+            if pipe is None:
+                outcome = await self.redis.evalsha(sha, len(keys), *call)
+            else:
+                pipe.evalsha(sha, len(keys), *call)
+                outcome = (await pipe.execute(raise_on_error=False))[-1]
         except RedisError as exc:
-            replies = [exc]
-        outcome = replies[-1]
-        if isinstance(outcome, NoScriptError) and all(box.retries < 3 for _, box, _ in sent):
+            outcome = exc
+        if isinstance(outcome, NoScriptError) and all(box.retries < 3 for _, box, _, _ in sent):
             # Redis restarted and lost the script: load it and send these events again.
             # The runs Redis knew before the restart are gone: that retry answers -1.
-            for _run_id, box, entries in sent:
+            for _run_id, box, entries, ending in sent:
                 box.retries += 1
                 box.entries[:0] = entries
+                box.ending = box.ending or ending
             await self._load_append()
             self._wake.set()
             return
-        for index, (run_id, box, entries) in enumerate(sent):
+        for index, (run_id, box, _entries, ending) in enumerate(sent):
             result = outcome if isinstance(outcome, Exception) else outcome[index]
-            self._settle(run_id, box, entries, result)
+            self._settle(run_id, box, ending, result)
 
-    def _settle(self, run_id: str, box: _Outbox, entries: list[bytes | str], result: Any) -> None:
+    def _settle(self, run_id: str, box: _Outbox, ending: bool, result: Any) -> None:
         run = self._runs.get(run_id)
         log = run.log if run is not None else None
         if result == 1:
-            if any(kind in TERMINAL_TYPES for kind in entries[1::3]):
+            if ending:
                 box.ended = True
                 self._outbox.pop(run_id, None)
                 if isinstance(log, _OwnedLog):

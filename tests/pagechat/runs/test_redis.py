@@ -71,6 +71,60 @@ async def test_stream_ids_are_the_events_sequence_numbers(
     assert wire.startswith(b"id: 2\ndata: ") and wire.count(b"id: ") == 2
 
 
+async def test_events_that_look_like_the_packed_format_reach_another_worker_intact(
+    workers: tuple[Worker, Worker],
+) -> None:
+    # A flush sends each run's events as one string of `<seq> <type> <size>` headers and
+    # JSON; text that looks like a header, line breaks and multi-byte characters (sizes
+    # are in bytes) must come out on the other side exactly as they went in.
+    a, b = workers
+    texts = ["2 text_delta 9\n{}", "line\nbreak\r\n", "é🙂 ünïcödé", " ", "x" * 70_000]
+
+    async def body(run: Run) -> None:
+        for text in texts:
+            run.emit_text(text)
+            await asyncio.sleep(0.006)  # more than one flush
+        run.emit(_complete())
+
+    run = a.runs.start(owner_id="ada", conversation_id="c1", body=body)
+    await run.task  # type: ignore[misc]
+
+    remote = await b.runs.find(run.id, owner_id="ada")
+    events = [(seq, json.loads(data)) async for seq, data in remote.log.follow(0)]
+    assert [seq for seq, _ in events] == [1, 2, 3, 4, 5, 6]
+    assert [event["text"] for _, event in events[:5]] == texts
+    assert events[5][1]["type"] == "complete" and remote.terminal == "complete"
+
+
+async def test_events_written_after_redis_forgot_the_script_are_not_lost(
+    workers: tuple[Worker, Worker], redis: Redis
+) -> None:
+    # Most flushes send the script call alone (no pipeline); a NOSCRIPT answer to it
+    # must still load the script again and send the same events.
+    a, b = workers
+
+    async def body(run: Run) -> None:
+        run.emit_text("before ")
+        await asyncio.sleep(0.02)
+        await redis.script_flush()
+        run.emit_text("after")
+        await asyncio.sleep(0.02)
+        run.emit(_complete())
+
+    run = a.runs.start(owner_id="ada", conversation_id="c1", body=body)
+    await run.task  # type: ignore[misc]
+
+    remote = await b.runs.find(run.id, owner_id="ada")
+
+    async def read() -> list[dict[str, str]]:
+        return [json.loads(data) async for _, data in remote.log.follow(0)]
+
+    # A lost terminal event would leave the reader waiting for it.
+    events = await asyncio.wait_for(read(), timeout=10)
+    assert [e.get("text") for e in events[:2]] == ["before ", "after"]
+    assert events[2]["type"] == "complete" and len(events) == 3
+
+
 async def test_a_burst_of_events_is_written_in_few_round_trips(
     workers: tuple[Worker, Worker], redis: Redis
 ) -> None:
