@@ -3,7 +3,9 @@
 The tray opens a conversation at its newest page (50 messages) and pages back
 with the `older` cursor; this measures that (`first_page_*`, `older_page_*`)
 over HTTP, beside reading every message at once through the store (`all_*`,
-what opening a conversation cost before pages). Prints one JSON line.
+what opening a conversation cost before pages), and switching between two versions of
+the last answer (`switch_*`: `PUT .../branch`, which answers with the newest page).
+Prints one JSON line.
 `--database-url` picks the database (default: a SQLite file in a temporary
 directory); `--messages` the length (default 10,000); written fresh each run.
 """
@@ -74,6 +76,15 @@ async def _run(database_url: str, messages: int) -> dict[str, Any]:
         conversation_id = ids.conversation_id
         await store.finish_turn(assistant_message_id=ids.assistant_message_id, record=_answer(i))
     assert conversation_id is not None
+    # The last answer regenerated once: two versions to switch between.
+    again = await store.begin_branch(
+        user=user,
+        conversation_id=conversation_id,
+        message_id=ids.assistant_message_id,
+        kind="regenerate",
+        run_id="bench-regenerate",
+    )
+    await store.finish_turn(assistant_message_id=again.assistant_message_id, record=_answer(0))
 
     statements: list[str] = []
 
@@ -109,6 +120,16 @@ async def _run(database_url: str, messages: int) -> dict[str, Any]:
             older = await client.get(url, params={"before": middle}, headers=headers)
             older_ms.append((time.perf_counter() - start) * 1000)
             older.raise_for_status()
+        switch_ms: list[float] = []
+        for i in range(ROUNDS):
+            start = time.perf_counter()
+            switched = await client.put(
+                f"{url}/messages/{again.assistant_message_id}/branch",
+                json={"position": 1 + i % 2},
+                headers=headers,
+            )
+            switch_ms.append((time.perf_counter() - start) * 1000)
+            switched.raise_for_status()
     await engine.dispose()
 
     return {
@@ -121,6 +142,7 @@ async def _run(database_url: str, messages: int) -> dict[str, Any]:
         "first_page_bytes": len(first.content),
         "older_page_http_ms_median": round(statistics.median(older_ms), 2),
         "statements_per_page": len(statements) // ROUNDS,
+        "switch_version_http_ms_median": round(statistics.median(switch_ms), 2),
         "all_messages_store_ms_median": round(statistics.median(store_ms), 2),
         "rounds": ROUNDS,
         "target_first_page_ms": 30,

@@ -9,7 +9,7 @@ import pytest
 
 from pagechat.protocol import MessagePublic
 from pagechat.store import AssistantRecord, TurnIds
-from pagechat.store.base import InvalidCursor
+from pagechat.store.base import InvalidCursor, MessageNotFound
 from tests.pagechat.store.conftest import Setup
 
 
@@ -131,6 +131,66 @@ async def test_an_edited_first_question_counts_every_root_on_the_page_that_ends_
     assert oldest == [("q0b", 3, 2)]
     assert none is None
     assert whole == [*oldest, *newest]
+
+
+async def test_switching_back_to_a_version_goes_down_its_newest_children_to_its_end(
+    s: Setup,
+) -> None:
+    # q0 a0 q1 a1, a1 regenerated twice (a1b, a1c) and a0 once (a0b): back on a0, the
+    # conversation ends where a0's branch was last written, a1c, not at a1 or a1b.
+    first = await _turn(s, None, "q0")
+    cid = first.conversation_id
+    second = await _turn(s, cid, "q1")
+    for text in ("a1b", "a1c"):
+        ids = await s.store.begin_branch(
+            user=s.alice,
+            conversation_id=cid,
+            message_id=second.assistant_message_id,
+            kind="regenerate",
+            run_id=text,
+        )
+        await _answered(s, ids, text)
+    other = await s.store.begin_branch(
+        user=s.alice,
+        conversation_id=cid,
+        message_id=first.assistant_message_id,
+        kind="regenerate",
+        run_id="a0b",
+    )
+    await _answered(s, other, "a0b")
+    assert await _page(s, cid, limit=10) == ([("q0", 1, 1), ("a0b", 2, 2)], None)
+
+    await s.store.select_branch(
+        user=s.alice, conversation_id=cid, message_id=other.assistant_message_id, position=1
+    )
+
+    assert await _page(s, cid, limit=10) == (
+        [("q0", 1, 1), ("a0", 2, 1), ("q1", 1, 1), ("a1c", 3, 3)],
+        None,
+    )
+
+
+async def test_a_version_that_does_not_exist_is_not_found_and_changes_nothing(s: Setup) -> None:
+    first = await _turn(s, None, "q0")
+    cid = first.conversation_id
+    await _turn(s, cid, "q1")
+    before = await _page(s, cid, limit=10)
+
+    for position in (0, 2):
+        with pytest.raises(MessageNotFound):
+            await s.store.select_branch(
+                user=s.alice,
+                conversation_id=cid,
+                message_id=first.assistant_message_id,
+                position=position,
+            )
+    elsewhere = await _turn(s, None, "q-elsewhere")
+    for message_id in ("no-such-message", elsewhere.assistant_message_id):
+        with pytest.raises(MessageNotFound):
+            await s.store.select_branch(
+                user=s.alice, conversation_id=cid, message_id=message_id, position=1
+            )
+    assert await _page(s, cid, limit=10) == before
 
 
 async def test_history_is_the_newest_finished_messages_of_the_branch_it_is_on(s: Setup) -> None:
