@@ -3,7 +3,7 @@
 Three processes, as in production: a fake Anthropic upstream (`_load_upstream.py`,
 its own process, streaming each reply at `--pace` tokens/s), the server under test,
 and the load generators (`_load_client.py`). For each N in `--streams` (default 50
-and 150 answers started over `--ramp` s, `--tokens` tokens each) three servers are
+and 150 answers started over `--ramp` s, `--tokens` tokens each) four servers are
 measured in the same run, one after the other, against the same upstream:
 
 * `raw`: uvicorn + Starlette forwarding the upstream's bytes unparsed (aiohttp):
