@@ -40,20 +40,24 @@ def _place(m: MessagePublic) -> tuple[str, int, int]:
     return (m.content, m.sibling_count, m.sibling_position)
 
 
+async def _regenerated(s: Setup, cid: str, answer_id: str, text: str) -> TurnIds:
+    ids = await s.store.begin_branch(
+        user=s.alice,
+        conversation_id=cid,
+        message_id=answer_id,
+        kind="regenerate",
+        run_id=f"regenerate-{text}",
+    )
+    return await _answered(s, ids, text)
+
+
 async def _regenerated_twice(s: Setup) -> str:
     """q0 a0 q1 a1, a1 regenerated as a1b and a1c, back on a1b, then q2 a2 q3 a3 after it."""
     first = await _turn(s, None, "q0")
     cid = first.conversation_id
     second = await _turn(s, cid, "q1")
-    for text, run in (("a1b", "r1"), ("a1c", "r2")):
-        ids = await s.store.begin_branch(
-            user=s.alice,
-            conversation_id=cid,
-            message_id=second.assistant_message_id,
-            kind="regenerate",
-            run_id=run,
-        )
-        await _answered(s, ids, text)
+    for text in ("a1b", "a1c"):
+        await _regenerated(s, cid, second.assistant_message_id, text)
     await s.store.select_branch(
         user=s.alice, conversation_id=cid, message_id=second.assistant_message_id, position=2
     )
@@ -142,22 +146,8 @@ async def test_switching_back_to_a_version_goes_down_its_newest_children_to_its_
     cid = first.conversation_id
     second = await _turn(s, cid, "q1")
     for text in ("a1b", "a1c"):
-        ids = await s.store.begin_branch(
-            user=s.alice,
-            conversation_id=cid,
-            message_id=second.assistant_message_id,
-            kind="regenerate",
-            run_id=text,
-        )
-        await _answered(s, ids, text)
-    other = await s.store.begin_branch(
-        user=s.alice,
-        conversation_id=cid,
-        message_id=first.assistant_message_id,
-        kind="regenerate",
-        run_id="a0b",
-    )
-    await _answered(s, other, "a0b")
+        await _regenerated(s, cid, second.assistant_message_id, text)
+    other = await _regenerated(s, cid, first.assistant_message_id, "a0b")
     assert await _page(s, cid, limit=10) == ([("q0", 1, 1), ("a0b", 2, 2)], None)
 
     await s.store.select_branch(
