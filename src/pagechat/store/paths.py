@@ -23,7 +23,6 @@ from sqlalchemy import (
     CTE,
     ColumnElement,
     Integer,
-    Select,
     case,
     func,
     literal_column,
@@ -33,7 +32,7 @@ from sqlalchemy.orm import aliased
 
 from .tables import Conversation, Message
 
-__all__ = ["cursor_in", "newest_leaf", "path_up", "sibling_count", "sibling_position"]
+__all__ = ["cursor_in", "path_up", "sibling_count", "sibling_position"]
 
 
 def path_up(
@@ -82,39 +81,6 @@ def path_up(
     if limit is not None:
         step = step.where(path.c.depth <= limit)
     return path.union_all(step)
-
-
-def newest_leaf(*, conversation_id: str, start_id: str) -> Select[Any]:
-    """The leaf reached down from `start_id` by always taking the newest child (as
-    `store.tree.newest_leaf` does): where a switched-to branch ends.
-
-    One step per message below `start_id` on that branch, each a lookup on the
-    (conversation_id, parent_id, seq) index, so a switch near the end of a long
-    conversation reads a few rows instead of the whole tree. `start_id` must be one of
-    the conversation's messages (the caller found it there): it is looked up by its id
-    alone, for the reason in the module's doc. Going down needs the conversation in each
-    lookup (the index starts with it). Each step asks for a higher `seq`, which ends the
-    walk on a corrupted tree with a cycle.
-    """
-    first = select(Message.id, Message.seq, literal_column("1", Integer).label("depth")).where(
-        Message.id == start_id
-    )
-    down = first.cte("down", recursive=True)
-    child, newest = aliased(Message), aliased(Message)
-    newest_child = (
-        select(newest.id)
-        .where(
-            newest.conversation_id == conversation_id,
-            newest.parent_id == down.c.id,
-            newest.seq > down.c.seq,
-        )
-        .order_by(newest.seq.desc())
-        .limit(1)
-        .scalar_subquery()
-    )
-    step = select(child.id, child.seq, down.c.depth + 1).join(down, child.id == newest_child)
-    walk = down.union_all(step)
-    return select(walk.c.id).order_by(walk.c.depth.desc()).limit(1)
 
 
 def cursor_in(*, conversation_id: str, before: int) -> ColumnElement[bool]:

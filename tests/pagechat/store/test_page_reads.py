@@ -173,34 +173,6 @@ async def test_the_history_of_a_long_conversation_reads_only_its_newest_messages
     assert read is None or read < 10 * (PAGE + 1)
 
 
-async def test_switching_versions_at_the_end_of_a_long_conversation_reads_only_that_branch(
-    engine: AsyncEngine, sql_store: SqlChatStore, alice: Account, conversation_id: str
-) -> None:
-    # A click on a regenerated answer's arrows had read the whole tree (every message's id,
-    # parent and seq) to find the sibling and the end of its branch.
-
-    with _recorded(engine) as seen:
-        await sql_store.select_branch(
-            user=alice.user, conversation_id=conversation_id, message_id="b-regenerated", position=1
-        )
-
-    page = await sql_store.get_conversation(
-        user=alice.user, conversation_id=conversation_id, limit=PAGE
-    )
-    assert (page.messages[-1].content, page.messages[-1].sibling_position) == (
-        f"message {LENGTH - 3}",
-        1,
-    )
-    reads = [s for s in seen if s[0].lstrip().upper().startswith(("SELECT", "WITH"))]
-    assert reads
-    for statement, parameters in reads:
-        # The conversation, the message's parent, the sibling, the end of its branch.
-        assert await _rows(engine, statement, parameters) == 1
-        read, scans = await _reads(engine, statement, parameters)
-        assert scans == []
-        assert read is None or read < 20
-
-
 async def test_a_cursor_from_another_conversation_is_refused(
     sql_store: SqlChatStore, alice: Account
 ) -> None:
