@@ -1,7 +1,12 @@
 # Sourced by .ci/run (and usable by hand): a throwaway PostgreSQL cluster on loopback.
 # pg_start sets PG_URL; pg_stop stops the server and removes its data.
 
-PG_PORT="${PG_PORT:-55432}"
+# A free port unless one is given, so a server left running on this machine (from
+# local tests or an earlier run) cannot block the next run.
+_pg_free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+PG_PORT="${PG_PORT:-$(_pg_free_port)}"
 PG_DIR="${PG_DIR:-$(mktemp -d /tmp/pagechat-pg.XXXXXX)}"
 
 _pg_bin() {
