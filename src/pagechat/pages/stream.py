@@ -292,10 +292,13 @@ class ReplyStreamFilter:
         A line is asked for its first characters (a fence opener), its last one (a word
         boundary) and whether it is blank. Unless it may be a fence line, its middle is
         dropped once it grows long, leaving one visible character if the middle had any:
-        a line with no break would otherwise be copied whole on every delta.
+        a line with no break would otherwise be copied whole on every delta. It is cut
+        back to about `2 * _LINE_KEEP` only when it passes twice that, so that a long
+        line costs one short concatenation per delta and a cut every few dozen deltas
+        (cutting on every delta was a tenth of the per-token path, docs/performance.md).
         """
         line = self._line + text
-        if len(line) > 2 * _LINE_KEEP and not starts_fence(line[:_FENCE_HEAD]):
+        if len(line) > 4 * _LINE_KEEP and not starts_fence(line[:_FENCE_HEAD]):
             middle = line[_LINE_KEEP:-_LINE_KEEP]
             line = line[:_LINE_KEEP] + ("x" if middle.strip() else "") + line[-_LINE_KEEP:]
         self._line = line

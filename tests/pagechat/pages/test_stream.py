@@ -126,6 +126,21 @@ def test_a_marker_glued_to_a_word_is_not_a_marker() -> None:
     assert _shown(text) == text
 
 
+def test_after_a_long_line_a_marker_still_counts_only_at_a_word_boundary() -> None:
+    # 600 characters with no line break in one delta: the filter keeps only the line's ends.
+    line = "word " * 120
+    cut = _stream(["Hi ", line, 'SCHEMA_PROPOSAL: {"a": 1}', " Done."])
+    glued = _stream(["Hi ", line + "word", 'SCHEMA_PROPOSAL: {"a": 1}'])
+    assert "".join(cut) == "Hi " + line + "Done."
+    assert "".join(glued) == "Hi " + line + 'wordSCHEMA_PROPOSAL: {"a": 1}'
+
+
+def test_a_long_closing_fence_line_closes_the_code_block() -> None:
+    closing = ["~" * 30] * 10  # 300 tildes, no line break until the end
+    deltas = ["~~~\n", "code\n", *closing, "\n", 'SCHEMA_PROPOSAL: {"a": 1}', "\nDone."]
+    assert "".join(_stream(deltas)) == "~~~\ncode\n" + "~" * 300 + "\nDone."
+
+
 def test_a_payload_on_its_own_line_leaves_no_blank_gap() -> None:
     text = 'First paragraph.\n\nSCHEMA_PROPOSAL: {"a": 1}\n\nSecond paragraph.'
     assert _shown(text) == "First paragraph.\n\nSecond paragraph."
