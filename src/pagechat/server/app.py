@@ -40,6 +40,7 @@ from ..store.tables import utcnow
 from ..tracing import configure_tracing
 from .headers import SecurityHeaders
 from .limits import BodySizeLimit
+from .passthrough import BodyPassThrough
 from .routes import (
     actions,
     agui,
@@ -143,6 +144,8 @@ def create_app(
     app.state.metrics_token = metrics_token
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    # Outside pagechat's own middleware, inside any the app adds later (passthrough.py).
+    app.add_middleware(BodyPassThrough)
 
     @app.exception_handler(Draining)
     async def _draining(request: Request, exc: Draining) -> JSONResponse:

@@ -31,6 +31,7 @@ from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
 from ..runs.log import EventLog, MemoryEventLog
+from .passthrough import body_send
 
 __all__ = ["EventStream"]
 
@@ -80,7 +81,8 @@ class EventStream(Response):
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
         loop = asyncio.get_running_loop()
-        writer = _Writer(send, loop)
+        # The start went through every middleware; the frames need not (passthrough.py).
+        writer = _Writer(body_send(scope, send), loop)
         ending: asyncio.Future[str] = loop.create_future()
         writer.ended = ending
         watcher = loop.create_task(_await_disconnect(receive, ending))
