@@ -27,7 +27,8 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.sql.elements import BindParameter
 
 from ..protocol import (
     ConversationDetail,
@@ -331,7 +332,7 @@ class NewTurn:
 
 
 async def begin_turns(
-    *, session: AsyncSession, turns: Sequence[NewTurn]
+    *, session: AsyncSession | AsyncConnection, turns: Sequence[NewTurn]
 ) -> list[TurnIds | ConversationNotFound]:
     """Store each turn's user message and a `running` placeholder for its answer.
 
@@ -401,12 +402,8 @@ async def begin_turns(
     if new_conversations:
         await session.execute(insert(_table(Conversation)), new_conversations)
     if touched:
-        table = _table(Conversation)
         await session.execute(
-            update(table)
-            .where(table.c.id == bindparam("b_id"))
-            .values(updated_at=now, active_leaf_id=bindparam("b_leaf")),
-            [{"b_id": cid, "b_leaf": leaves[cid]} for cid in touched],
+            _MOVE_LEAVES, [{"b_id": cid, "b_leaf": leaves[cid], "b_now": now} for cid in touched]
         )
     if messages:
         await session.execute(insert(_table(Message)), messages)
@@ -443,6 +440,54 @@ def _message_row(
 
 def _table(entity: type[Conversation] | type[Message]) -> Table:
     return cast(Table, entity.__table__)
+
+
+# The group commit's statements (store/batch.py), built once: building one costs more
+# CPU than SQLite takes to run it, and a batch is written every 25 ms under load. Core,
+# not the ORM: ORM bulk updates match on the primary key (`seq`), not `id`, and an ORM
+# UPDATE first works out what to synchronize in a session that holds nothing.
+_CONVERSATIONS = _table(Conversation)
+_MESSAGES = _table(Message)
+_MOVE_LEAVES = (
+    update(_CONVERSATIONS)
+    .where(_CONVERSATIONS.c.id == bindparam("b_id"))
+    .values(updated_at=bindparam("b_now"), active_leaf_id=bindparam("b_leaf"))
+)
+_PROGRESS: dict[str, BindParameter[Any]] = {
+    "content": bindparam("b_content"),
+    "payload": bindparam("b_payload"),
+    "input_tokens": bindparam("b_input_tokens"),
+    "output_tokens": bindparam("b_output_tokens"),
+}
+_FINISH = (
+    update(_MESSAGES)
+    .where(_MESSAGES.c.id == bindparam("b_id"))
+    .values(
+        **_PROGRESS,
+        status=bindparam("b_status"),
+        run_id=None,
+        error=bindparam("b_error"),
+        context_audit=bindparam("b_context_audit"),
+    )
+)
+_TOUCH_FINISHED = (
+    update(_CONVERSATIONS)
+    .where(
+        _CONVERSATIONS.c.id.in_(
+            select(_MESSAGES.c.conversation_id).where(
+                _MESSAGES.c.id.in_(bindparam("b_ids", expanding=True))
+            )
+        )
+    )
+    .values(updated_at=bindparam("b_now"))
+)
+# Only rows still `running` change: a checkpoint that lands after its answer was
+# finished must not put the partial text back.
+_CHECKPOINT = (
+    update(_MESSAGES)
+    .where(_MESSAGES.c.id == bindparam("b_id"), _MESSAGES.c.status == "running")
+    .values(**_PROGRESS)
+)
 
 
 async def begin_turn(
@@ -493,25 +538,15 @@ async def recent_messages(
     return done[-limit:]
 
 
-async def finish_messages(*, session: AsyncSession, records: Mapping[str, AssistantRecord]) -> None:
+async def finish_messages(
+    *, session: AsyncSession | AsyncConnection, records: Mapping[str, AssistantRecord]
+) -> None:
     """Fill placeholders from their runs' folded events, in two statements whatever
     their number. A deleted one is quietly gone."""
     if not records:
         return
-    table = _table(Message)
     await session.execute(
-        update(table)
-        .where(table.c.id == bindparam("b_id"))
-        .values(
-            content=bindparam("b_content"),
-            status=bindparam("b_status"),
-            run_id=None,
-            payload=bindparam("b_payload"),
-            input_tokens=bindparam("b_input_tokens"),
-            output_tokens=bindparam("b_output_tokens"),
-            error=bindparam("b_error"),
-            context_audit=bindparam("b_context_audit"),
-        ),
+        _FINISH,
         [
             {
                 **_progress(message_id, record),
@@ -522,19 +557,11 @@ async def finish_messages(*, session: AsyncSession, records: Mapping[str, Assist
             for message_id, record in records.items()
         ],
     )
-    await session.execute(
-        update(Conversation)
-        .where(
-            Conversation.id.in_(
-                select(Message.conversation_id).where(Message.id.in_(list(records)))
-            )
-        )
-        .values(updated_at=utcnow())
-    )
+    await session.execute(_TOUCH_FINISHED, {"b_ids": list(records), "b_now": utcnow()})
 
 
 async def checkpoint_messages(
-    *, session: AsyncSession, records: Mapping[str, AssistantRecord]
+    *, session: AsyncSession | AsyncConnection, records: Mapping[str, AssistantRecord]
 ) -> None:
     """Save the progress of running answers, all in one statement.
 
@@ -543,18 +570,8 @@ async def checkpoint_messages(
     """
     if not records:
         return
-    # Core, not the ORM: ORM bulk updates match on the primary key (`seq`), not `id`.
-    table = _table(Message)
     await session.execute(
-        update(table)
-        .where(table.c.id == bindparam("b_id"), table.c.status == "running")
-        .values(
-            content=bindparam("b_content"),
-            payload=bindparam("b_payload"),
-            input_tokens=bindparam("b_input_tokens"),
-            output_tokens=bindparam("b_output_tokens"),
-        ),
-        [_progress(message_id, record) for message_id, record in records.items()],
+        _CHECKPOINT, [_progress(message_id, record) for message_id, record in records.items()]
     )
 
 

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from ..identity import Principal
 from ..protocol import (
@@ -48,7 +48,7 @@ class SqlChatStore(ChatStore):
         self._write_lock = asyncio.Lock() if bind is not None and is_sqlite(bind.url) else None
         # A turn's own writes (begin, checkpoints, end) are batched where writers queue
         # anyway; PostgreSQL writes them side by side, each in its own transaction.
-        self._batch = WriteBatcher(self._writing) if self._write_lock is not None else None
+        self._batch = WriteBatcher(self._batch_writing) if self._write_lock is not None else None
         self._pending = PendingTurns()
 
     async def aclose(self) -> None:
@@ -65,6 +65,14 @@ class SqlChatStore(ChatStore):
             return
         async with self._write_lock, self.sessions.begin() as session:
             yield session
+
+    @asynccontextmanager
+    async def _batch_writing(self) -> AsyncIterator[AsyncConnection]:
+        """A group commit's transaction (SQLite): a Core connection under the write lock."""
+        assert self._write_lock is not None
+        engine: AsyncEngine = self.sessions.kw["bind"]
+        async with self._write_lock, engine.begin() as connection:
+            yield connection
 
     async def begin_turn(
         self,

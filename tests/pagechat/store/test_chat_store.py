@@ -170,6 +170,19 @@ async def test_conversations_are_listed_by_latest_activity(s: Setup) -> None:
     assert listing.total == 2
 
 
+async def test_a_conversation_whose_answer_ended_last_is_listed_first(s: Setup) -> None:
+    first = await s.store.begin_turn(user=s.alice, conversation_id=None, message="first")
+    second = await s.store.begin_turn(user=s.alice, conversation_id=None, message="second")
+    for ids in (second, first):
+        await s.store.finish_turn(
+            assistant_message_id=ids.assistant_message_id, record=_complete("done")
+        )
+
+    listing = await s.store.list_conversations(user=s.alice)
+
+    assert [c.id for c in listing.items] == [first.conversation_id, second.conversation_id]
+
+
 async def test_the_list_is_paginated(s: Setup) -> None:
     made = [await _turns(s, 1) for _ in range(5)]
 
