@@ -295,7 +295,7 @@ class ReplyStreamFilter:
         a line with no break would otherwise be copied whole on every delta. It is cut
         back to about `2 * _LINE_KEEP` only when it passes twice that, so that a long
         line costs one short concatenation per delta and a cut every few dozen deltas
-        (cutting on every delta was a tenth of the per-token path, docs/performance.md).
+        (cutting on every delta was 4 % of a token's instructions, docs/performance.md).
         """
         line = self._line + text
         if len(line) > 4 * _LINE_KEEP and not starts_fence(line[:_FENCE_HEAD]):

@@ -4,7 +4,7 @@ Every frame of an answer passes each ASGI `send` wrapper between the server and 
 route, one coroutine per wrapper per token: pagechat's `SecurityHeaders` and
 `BodySizeLimit`, Starlette's exception middleware and the route's own exception
 wrapper. All of them act on `http.response.start` alone and pass a body message on
-as it is, and together they were ~5 % of a token's server CPU (callgrind,
+as it is, and together they were ~4 % of a token's instructions (callgrind,
 docs/performance.md). So `BodyPassThrough`, installed outside them, records the
 `send` it is given, and `EventStream` sends its start through the whole chain (every
 header is still added, every wrapper sees the response start) and its body frames
