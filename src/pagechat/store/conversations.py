@@ -400,13 +400,13 @@ async def begin_turns(
     for conv in new_conversations:
         conv["active_leaf_id"] = leaves[conv["id"]]
     if new_conversations:
-        await session.execute(insert(_table(Conversation)), new_conversations)
+        await session.execute(insert(_CONVERSATIONS), new_conversations)
     if touched:
         await session.execute(
             _MOVE_LEAVES, [{"b_id": cid, "b_leaf": leaves[cid], "b_now": now} for cid in touched]
         )
     if messages:
-        await session.execute(insert(_table(Message)), messages)
+        await session.execute(insert(_MESSAGES), messages)
     return results
 
 
@@ -756,7 +756,7 @@ async def begin_branch(
                 answer_id, conv.id, "assistant", "", now, run_id=run_id, parent_id=question_id
             )
         )
-        await session.execute(insert(_table(Message)), rows)
+        await session.execute(insert(_MESSAGES), rows)
     conv.active_leaf_id = answer_id
     conv.updated_at = now
     await session.flush()

@@ -9,7 +9,7 @@ import pytest
 
 from pagechat.protocol import MessagePublic
 from pagechat.store import AssistantRecord, TurnIds
-from pagechat.store.base import InvalidCursor, MessageNotFound
+from pagechat.store.base import BranchKind, InvalidCursor, MessageNotFound
 from tests.pagechat.store.conftest import Setup
 
 
@@ -40,15 +40,19 @@ def _place(m: MessagePublic) -> tuple[str, int, int]:
     return (m.content, m.sibling_count, m.sibling_position)
 
 
-async def _regenerated(s: Setup, cid: str, answer_id: str, text: str) -> TurnIds:
+async def _branched(s: Setup, cid: str, message_id: str, kind: BranchKind, text: str) -> TurnIds:
+    """A new version of a message, answered: a question edited into `text` (its answer is
+    `text` with q for a), or an answer regenerated as `text`."""
+    edit = kind == "edit"
     ids = await s.store.begin_branch(
         user=s.alice,
         conversation_id=cid,
-        message_id=answer_id,
-        kind="regenerate",
-        run_id=f"regenerate-{text}",
+        message_id=message_id,
+        kind=kind,
+        run_id=f"{kind}-{text}",
+        message=text if edit else None,
     )
-    return await _answered(s, ids, text)
+    return await _answered(s, ids, text.replace("q", "a", 1) if edit else text)
 
 
 async def _regenerated_twice(s: Setup) -> str:
@@ -57,7 +61,7 @@ async def _regenerated_twice(s: Setup) -> str:
     cid = first.conversation_id
     second = await _turn(s, cid, "q1")
     for text in ("a1b", "a1c"):
-        await _regenerated(s, cid, second.assistant_message_id, text)
+        await _branched(s, cid, second.assistant_message_id, "regenerate", text)
     await s.store.select_branch(
         user=s.alice, conversation_id=cid, message_id=second.assistant_message_id, position=2
     )
@@ -100,25 +104,13 @@ async def _three_first_questions(s: Setup) -> str:
     first = await _turn(s, None, "q0")
     cid = first.conversation_id
     await _turn(s, cid, "q1")
-    second_root = await _edited(s, cid, first.user_message_id, "q0b")
+    second_root = await _branched(s, cid, first.user_message_id, "edit", "q0b")
     await _turn(s, cid, "q1b")
-    await _edited(s, cid, first.user_message_id, "q0c")
+    await _branched(s, cid, first.user_message_id, "edit", "q0c")
     await s.store.select_branch(
         user=s.alice, conversation_id=cid, message_id=second_root.user_message_id, position=2
     )
     return cid
-
-
-async def _edited(s: Setup, cid: str, question_id: str, text: str) -> TurnIds:
-    ids = await s.store.begin_branch(
-        user=s.alice,
-        conversation_id=cid,
-        message_id=question_id,
-        kind="edit",
-        run_id=f"edit-{text}",
-        message=text,
-    )
-    return await _answered(s, ids, text.replace("q", "a", 1))
 
 
 async def test_an_edited_first_question_counts_every_root_on_the_page_that_ends_with_it(
@@ -146,8 +138,8 @@ async def test_switching_back_to_a_version_goes_down_its_newest_children_to_its_
     cid = first.conversation_id
     second = await _turn(s, cid, "q1")
     for text in ("a1b", "a1c"):
-        await _regenerated(s, cid, second.assistant_message_id, text)
-    other = await _regenerated(s, cid, first.assistant_message_id, "a0b")
+        await _branched(s, cid, second.assistant_message_id, "regenerate", text)
+    other = await _branched(s, cid, first.assistant_message_id, "regenerate", "a0b")
     assert await _page(s, cid, limit=10) == ([("q0", 1, 1), ("a0b", 2, 2)], None)
 
     await s.store.select_branch(
