@@ -4,7 +4,9 @@ The tray opens a conversation at its newest page (50 messages) and pages back
 with the `older` cursor; this measures that (`first_page_*`, `older_page_*`)
 over HTTP, beside reading every message at once through the store (`all_*`,
 what opening a conversation cost before pages), and switching between two versions of
-the last answer (`switch_*`: `PUT .../branch`, which answers with the newest page).
+the last answer (`switch_*`: `PUT .../branch`, which answers with the newest page), and
+back to the first version of a question asked again halfway up (`switch_halfway_*`: the
+walk down that branch is half the conversation long).
 Prints one JSON line.
 `--database-url` picks the database (default: a SQLite file in a temporary
 directory); `--messages` the length (default 10,000); written fresh each run.
@@ -71,9 +73,12 @@ async def _run(database_url: str, messages: int) -> dict[str, Any]:
     user = principal_of(row)
     store = SqlChatStore(sessions)
     conversation_id: str | None = None
+    halfway = ""
     for i in range(messages // 2):
         ids = await store.begin_turn(user=user, conversation_id=conversation_id, message=f"Q{i}")
         conversation_id = ids.conversation_id
+        if i == messages // 4:
+            halfway = ids.user_message_id
         await store.finish_turn(assistant_message_id=ids.assistant_message_id, record=_answer(i))
     assert conversation_id is not None
     # The last answer regenerated once: two versions to switch between.
@@ -130,6 +135,27 @@ async def _run(database_url: str, messages: int) -> dict[str, Any]:
             )
             switch_ms.append((time.perf_counter() - start) * 1000)
             switched.raise_for_status()
+        # The question halfway up asked again; then back to its first version, whose
+        # branch goes on for half the conversation.
+        edited = await store.begin_branch(
+            user=user,
+            conversation_id=conversation_id,
+            message_id=halfway,
+            kind="edit",
+            run_id="bench-edit",
+            message="Asked again",
+        )
+        await store.finish_turn(assistant_message_id=edited.assistant_message_id, record=_answer(1))
+        halfway_ms: list[float] = []
+        branch_url = f"{url}/messages/{edited.user_message_id}/branch"
+        for _ in range(ROUNDS):
+            again_edited = await client.put(branch_url, json={"position": 2}, headers=headers)
+            again_edited.raise_for_status()
+            start = time.perf_counter()
+            switched = await client.put(branch_url, json={"position": 1}, headers=headers)
+            halfway_ms.append((time.perf_counter() - start) * 1000)
+            switched.raise_for_status()
+            assert len(switched.json()["messages"]) > 1  # the long branch's newest page
     await engine.dispose()
 
     return {
@@ -143,6 +169,7 @@ async def _run(database_url: str, messages: int) -> dict[str, Any]:
         "older_page_http_ms_median": round(statistics.median(older_ms), 2),
         "statements_per_page": len(statements) // ROUNDS,
         "switch_version_http_ms_median": round(statistics.median(switch_ms), 2),
+        "switch_halfway_http_ms_median": round(statistics.median(halfway_ms), 2),
         "all_messages_store_ms_median": round(statistics.median(store_ms), 2),
         "rounds": ROUNDS,
         "target_first_page_ms": 30,

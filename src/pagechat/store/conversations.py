@@ -55,10 +55,10 @@ from .base import (
     action_summary,
     cursor_value,
 )
-from .paths import cursor_in, path_up, sibling_count, sibling_position
+from .paths import cursor_in, newest_leaf, path_up, sibling_count, sibling_position
 from .tables import Conversation, Message, MessageFeedback, utcnow
 from .titles import make_title
-from .tree import Node, Siblings, newest_leaf, sibling_at
+from .tree import Siblings
 
 __all__ = [
     "INTERRUPTED_NOTE",
@@ -127,19 +127,6 @@ def _feedback_public(row: MessageFeedback) -> FeedbackPublic:
     return FeedbackPublic(
         rating=cast(FeedbackRating, row.rating), comment=row.comment, updated_at=row.updated_at
     )
-
-
-async def _tree(
-    *, session: AsyncSession, conversation_id: str
-) -> tuple[list[Node], dict[str, int]]:
-    """Every message's id and parent (oldest first), and its `seq`: the tree without its text."""
-    result = await session.execute(
-        select(Message.id, Message.parent_id, Message.seq)
-        .where(Message.conversation_id == conversation_id)
-        .order_by(Message.seq)
-    )
-    rows = result.all()
-    return [Node(mid, parent) for mid, parent, _ in rows], {mid: seq for mid, _, seq in rows}
 
 
 async def _feedback(
@@ -768,13 +755,34 @@ async def select_branch(
 ) -> None:
     """See `ChatStore.select_branch`."""
     conv = await _owned(session=session, owner_id=owner_id, conversation_id=conversation_id)
-    # The whole tree, unlike a page: picking a version is a click now and then, and the
-    # newest leaf down a branch is as far away as the branch is long.
-    nodes, _ = await _tree(session=session, conversation_id=conv.id)
-    chosen = sibling_at(nodes, message_id, position)
+    # By its id alone: with the conversation in the condition too, PostgreSQL may look the
+    # message up by its conversation instead, every message of it (store/paths.py).
+    found = (
+        await session.execute(
+            select(Message.parent_id, Message.conversation_id).where(Message.id == message_id)
+        )
+    ).first()
+    if found is None or found.conversation_id != conv.id or position < 1:
+        raise MessageNotFound(message_id)
+    # Roots (an edited first question) are siblings too; IS NULL keeps the index in use.
+    same_parent = (
+        Message.parent_id.is_(None)
+        if found.parent_id is None
+        else Message.parent_id == found.parent_id
+    )
+    chosen = await session.scalar(
+        select(Message.seq)
+        .where(Message.conversation_id == conv.id, same_parent)
+        .order_by(Message.seq)
+        .offset(position - 1)
+        .limit(1)
+    )
     if chosen is None:
         raise MessageNotFound(message_id)
-    conv.active_leaf_id = newest_leaf(nodes, chosen)
+    leaf = await session.scalar(newest_leaf(conversation_id=conv.id, start=chosen))
+    if leaf is None:  # the conversation was deleted meanwhile
+        raise MessageNotFound(message_id)
+    conv.active_leaf_id = leaf
     await session.flush()
 
 

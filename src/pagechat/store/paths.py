@@ -23,6 +23,7 @@ from sqlalchemy import (
     CTE,
     ColumnElement,
     Integer,
+    Select,
     case,
     func,
     literal_column,
@@ -32,7 +33,7 @@ from sqlalchemy.orm import aliased
 
 from .tables import Conversation, Message
 
-__all__ = ["cursor_in", "path_up", "sibling_count", "sibling_position"]
+__all__ = ["cursor_in", "newest_leaf", "path_up", "sibling_count", "sibling_position"]
 
 
 def path_up(
@@ -81,6 +82,54 @@ def path_up(
     if limit is not None:
         step = step.where(path.c.depth <= limit)
     return path.union_all(step)
+
+
+def newest_leaf(*, conversation_id: str, start: int) -> Select[str]:
+    """The id of the leaf reached down from the message whose `seq` is `start` by always
+    taking the newest child (as `store.tree.newest_leaf` does): where a switched-to
+    branch ends.
+
+    A recursive CTE of `seq`s, one step per message below `start` on that branch. Each
+    step is two lookups made as scalar subqueries, the step's id by its `seq` (the primary
+    key) and its newest child on the (conversation_id, parent_id, seq) index, and
+    nothing else: no join the planner could turn into a scan. (A walk that joined
+    `messages` to a correlated subquery was sometimes planned by PostgreSQL as a hash
+    join over every message, depending on its statistics.) Each step asks for a higher
+    `seq`, which ends the walk even on a corrupted tree with a cycle.
+    """
+    first = select(Message.seq, literal_column("1", Integer).label("depth")).where(
+        Message.seq == start
+    )
+    down = first.cte("down", recursive=True)
+    step_message, child = aliased(Message), aliased(Message)
+    step_id = (
+        select(step_message.id)
+        .where(step_message.seq == down.c.seq)
+        .correlate(down)  # two levels down: not found by itself
+        .scalar_subquery()
+    )
+    newest_child = (
+        select(child.seq)
+        .where(
+            child.conversation_id == conversation_id,
+            child.parent_id == step_id,
+            child.seq > down.c.seq,
+        )
+        .order_by(child.seq.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    # The last step finds no child: its row's `seq` is NULL, and the walk stops there.
+    step = select(newest_child, down.c.depth + 1).where(down.c.seq.is_not(None))
+    walk = down.union_all(step)
+    deepest = (
+        select(walk.c.seq)
+        .where(walk.c.seq.is_not(None))
+        .order_by(walk.c.depth.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    return select(Message.id).where(Message.seq == deepest)
 
 
 def cursor_in(*, conversation_id: str, before: int) -> ColumnElement[bool]:

@@ -20,7 +20,7 @@ from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from pagechat.store import SqlChatStore
-from pagechat.store.base import InvalidCursor
+from pagechat.store.base import AssistantRecord, InvalidCursor
 from pagechat.store.tables import Conversation, Message
 from tests.conftest import Account
 
@@ -49,6 +49,10 @@ async def _long_conversation(
     """A chain of LENGTH messages whose last answer was regenerated (the active one has a
     sibling that is on no page); the other one's answer is the active leaf."""
     ids = await sql_store.begin_turn(user=alice.user, conversation_id=None, message="start")
+    await sql_store.finish_turn(
+        assistant_message_id=ids.assistant_message_id,
+        record=AssistantRecord(content="started", status="complete"),
+    )
     chain = [f"{tag}{i:05d}" for i in range(LENGTH - 2)]
     async with sessions.begin() as session:
         session.add_all(
@@ -171,6 +175,110 @@ async def test_the_history_of_a_long_conversation_reads_only_its_newest_messages
     read, scans = await _reads(engine, statement, parameters)
     assert scans == []
     assert read is None or read < 10 * (PAGE + 1)
+
+
+async def _switch_reads(
+    engine: AsyncEngine, sql_store: SqlChatStore, alice: Account, **switch: Any
+) -> list[tuple[int, int | None]]:
+    """Switches a version; each read's rows returned and rows of `messages` read."""
+    with _recorded(engine) as seen:
+        await sql_store.select_branch(user=alice.user, **switch)
+    reads = [s for s in seen if s[0].lstrip().upper().startswith(("SELECT", "WITH"))]
+    assert reads
+    counted = []
+    for statement, parameters in reads:
+        read, scans = await _reads(engine, statement, parameters)
+        assert scans == [], statement
+        counted.append((await _rows(engine, statement, parameters), read))
+    return counted
+
+
+@pytest.mark.parametrize("statistics", ["missing", "counted"])
+async def test_switching_versions_at_the_end_of_a_long_conversation_reads_only_that_branch(
+    engine: AsyncEngine,
+    sessions: async_sessionmaker[AsyncSession],
+    sql_store: SqlChatStore,
+    alice: Account,
+    statistics: str,
+) -> None:
+    # A click on a regenerated answer's arrows had read the whole tree (every message's id,
+    # parent and seq) to find the sibling and the end of its branch.
+    await _long_conversation(sessions, sql_store, alice, "a")
+    await _analyze(engine)
+    conversation_id = await _long_conversation(sessions, sql_store, alice, "b")
+    if statistics == "counted":
+        await _analyze(engine)
+
+    counted = await _switch_reads(
+        engine,
+        sql_store,
+        alice,
+        conversation_id=conversation_id,
+        message_id="b-regenerated",
+        position=1,
+    )
+
+    page = await sql_store.get_conversation(
+        user=alice.user, conversation_id=conversation_id, limit=PAGE
+    )
+    assert (page.messages[-1].content, page.messages[-1].sibling_position) == (
+        f"message {LENGTH - 3}",
+        1,
+    )
+    # The conversation, the message's parent, the sibling, the end of its branch.
+    for rows, read in counted:
+        assert rows == 1
+        assert read is None or read < 20
+
+
+@pytest.mark.parametrize("statistics", ["missing", "counted"])
+async def test_switching_versions_halfway_up_reads_only_the_branch_below(
+    engine: AsyncEngine,
+    sessions: async_sessionmaker[AsyncSession],
+    sql_store: SqlChatStore,
+    alice: Account,
+    statistics: str,
+) -> None:
+    await _long_conversation(sessions, sql_store, alice, "a")
+    await _analyze(engine)
+    conversation_id = await _long_conversation(sessions, sql_store, alice, "b")
+    half = LENGTH // 2  # a question: the chain's even messages are
+    # A second version of a question halfway up: the walk back down is half the chain.
+    again = await sql_store.begin_branch(
+        user=alice.user,
+        conversation_id=conversation_id,
+        message_id=f"b{half:05d}",
+        kind="edit",
+        run_id="halfway",
+        message="asked again",
+    )
+    await sql_store.finish_turn(
+        assistant_message_id=again.assistant_message_id,
+        record=AssistantRecord(content="answered again", status="complete"),
+    )
+    if statistics == "counted":
+        await _analyze(engine)
+
+    counted = await _switch_reads(
+        engine,
+        sql_store,
+        alice,
+        conversation_id=conversation_id,
+        message_id=again.user_message_id,
+        position=1,
+    )
+
+    page = await sql_store.get_conversation(
+        user=alice.user, conversation_id=conversation_id, limit=PAGE
+    )
+    # Down the older version's branch, newest child by newest child, to its regenerated end.
+    assert page.messages[-1].content == "the answer again"
+    below = LENGTH - 2 - half
+    for rows, read in counted:
+        assert rows == 1
+        # Each step down looks up one message and its newest child: about two rows a
+        # step, where reading the conversation would be LENGTH for each of them.
+        assert read is None or read < 2 * below + 20
 
 
 async def test_a_cursor_from_another_conversation_is_refused(
