@@ -119,6 +119,24 @@ async def _analyze(engine: AsyncEngine) -> None:
         await conn.execute(text("ANALYZE"))
 
 
+async def _beside_another(
+    engine: AsyncEngine,
+    sessions: async_sessionmaker[AsyncSession],
+    sql_store: SqlChatStore,
+    alice: Account,
+    *,
+    counted: bool = False,
+) -> str:
+    """A long conversation beside another one; the planner's statistics count only the
+    other one, unless `counted`."""
+    await _long_conversation(sessions, sql_store, alice, "a")
+    await _analyze(engine)
+    conversation_id = await _long_conversation(sessions, sql_store, alice, "b")
+    if counted:
+        await _analyze(engine)
+    return conversation_id
+
+
 @pytest.fixture
 async def conversation_id(
     engine: AsyncEngine,
@@ -127,9 +145,7 @@ async def conversation_id(
     alice: Account,
 ) -> str:
     """A long conversation the planner's statistics miss, beside one they count."""
-    await _long_conversation(sessions, sql_store, alice, "a")
-    await _analyze(engine)
-    return await _long_conversation(sessions, sql_store, alice, "b")
+    return await _beside_another(engine, sessions, sql_store, alice)
 
 
 async def test_a_page_of_a_long_conversation_reads_only_the_page(
@@ -203,11 +219,9 @@ async def test_switching_versions_at_the_end_of_a_long_conversation_reads_only_t
 ) -> None:
     # A click on a regenerated answer's arrows had read the whole tree (every message's id,
     # parent and seq) to find the sibling and the end of its branch.
-    await _long_conversation(sessions, sql_store, alice, "a")
-    await _analyze(engine)
-    conversation_id = await _long_conversation(sessions, sql_store, alice, "b")
-    if statistics == "counted":
-        await _analyze(engine)
+    conversation_id = await _beside_another(
+        engine, sessions, sql_store, alice, counted=statistics == "counted"
+    )
 
     counted = await _switch_reads(
         engine,
@@ -239,10 +253,8 @@ async def test_switching_versions_halfway_up_reads_only_the_branch_below(
     alice: Account,
     statistics: str,
 ) -> None:
-    await _long_conversation(sessions, sql_store, alice, "a")
-    await _analyze(engine)
-    conversation_id = await _long_conversation(sessions, sql_store, alice, "b")
-    half = LENGTH // 2  # a question: the chain's even messages are
+    conversation_id = await _beside_another(engine, sessions, sql_store, alice)
+    half = LENGTH // 2  # the chain's messages with an even index are questions
     # A second version of a question halfway up: the walk back down is half the chain.
     again = await sql_store.begin_branch(
         user=alice.user,
