@@ -28,6 +28,15 @@ pagechat's ratio to each reference (of the medians, and per round); the targets
 (issue 14) are <= 80 us per token and <= 1.5x the raw relay at 150 answers, and a
 first token p99 under 500 ms (in every round) with all 150 answers streaming at once.
 
+At the target N, each round also runs the raw relay, the floor and pagechat with
+`--split-tokens` tokens per answer (default 2; 0 skips it): their CPU per answer is what
+an answer's start and end cost. The summary splits each server's CPU per token into that
+share and the rest (streaming), and gives two bounds on the ratio to the raw relay:
+pagechat with the floor's cost per answer and its own per token
+(`ratio_to_raw_with_floor_per_answer`), and with its own per answer and the floor's per
+token (`ratio_to_raw_with_floor_per_token`). Each is what the ratio would be if all of
+pagechat's work on that side beyond the floor's were gone.
+
 `--profile DIR` records pagechat with py-spy over the same window (collapsed
 stacks, `DIR/server-N.txt`). Prints one JSON object per server, N and round, then a
 summary.
@@ -191,12 +200,43 @@ def _median(values: list[float]) -> float:
     return float(statistics.median(values))
 
 
+def _split(
+    level: dict[str, Any], per_answer: dict[str, list[float]], *, tokens: int
+) -> dict[str, Any]:
+    """Each server's CPU per token, as its answers' start and end and the rest."""
+    split: dict[str, Any] = {}
+    for kind in ("raw", "floor", "pagechat"):
+        whole = level.get(f"{kind}_us_per_token")
+        if whole is None or not per_answer.get(kind):
+            return {}
+        answer_ms = _median(per_answer[kind])
+        share = answer_ms * 1e3 / tokens
+        split[kind] = {
+            "ms_per_answer": round(answer_ms, 2),
+            "answer_us_per_token": round(share, 1),
+            "streaming_us_per_token": round(whole - share, 1),
+        }
+    raw = level["raw_us_per_token"]
+    ours, floor = split["pagechat"], split["floor"]
+    split["ratio_to_raw_with_floor_per_answer"] = round(
+        (floor["answer_us_per_token"] + ours["streaming_us_per_token"]) / raw, 2
+    )
+    split["ratio_to_raw_with_floor_per_token"] = round(
+        (ours["answer_us_per_token"] + floor["streaming_us_per_token"]) / raw, 2
+    )
+    return split
+
+
 def _summary(results: list[dict[str, Any]], failure: str | None) -> dict[str, Any]:
     # Per server and N, every round's result; the figures are the rounds' medians, and
     # the ratios also per round (pagechat and a reference measured minutes apart).
     by: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    per_answer: dict[str, list[float]] = {}
     for r in results:
-        by.setdefault((r["server"], r["streams"]), []).append(r)
+        if r.get("split"):
+            per_answer.setdefault(r["server"], []).append(r["server_cpu_s"] / r["streams"] * 1e3)
+        else:
+            by.setdefault((r["server"], r["streams"]), []).append(r)
     levels: dict[str, Any] = {}
     for n in sorted({r["streams"] for r in results}):
         ours = by.get(("pagechat", n))
@@ -219,6 +259,8 @@ def _summary(results: list[dict[str, Any]], failure: str | None) -> dict[str, An
         levels[str(n)] = level
     at = by.get(("pagechat", int(TARGETS["streams"])))
     level = levels.get(str(TARGETS["streams"]), {})
+    if at and per_answer:
+        level["split"] = _split(level, per_answer, tokens=at[0]["tokens"])
     met: dict[str, bool] = {}
     if at:
         met["us_per_token"] = level["pagechat_us_per_token"] <= TARGETS["us_per_token_max"]
@@ -253,6 +295,12 @@ def main() -> int:
     parser.add_argument(
         "--rounds", type=int, default=3, help="times each server runs at each N, interleaved"
     )
+    parser.add_argument(
+        "--split-tokens",
+        type=int,
+        default=2,
+        help="tokens per answer of the start-and-end runs at the target N (0: none)",
+    )
     parser.add_argument("--deadline", type=float, default=900.0, help="overall time limit (s)")
     parser.add_argument("--quiet-wait", type=float, default=30.0)
     parser.add_argument("--profile", metavar="DIR", help="py-spy pagechat into DIR")
@@ -268,6 +316,8 @@ def main() -> int:
         parser.error("--streams must be positive numbers, --servers from raw,sdk,floor,pagechat")
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    if args.split_tokens < 0:
+        parser.error("--split-tokens must be 0 or more")
 
     deadline = load.Deadline(args.deadline)
     procs = load.Processes()
@@ -288,6 +338,19 @@ def main() -> int:
                     else:
                         result = run_reference(kind, n, args, upstream, procs, deadline)
                     result["round"] = round_
+                    results.append(result)
+                    print(json.dumps(result), flush=True)
+                if n != TARGETS["streams"] or not args.split_tokens:
+                    continue
+                short = argparse.Namespace(
+                    **{**vars(args), "tokens": args.split_tokens, "profile": None}
+                )
+                for kind in [k for k in servers if k in ("raw", "floor", "pagechat")]:
+                    if kind == "pagechat":
+                        result = _pagechat(n, short, upstream, procs, deadline)
+                    else:
+                        result = run_reference(kind, n, short, upstream, procs, deadline)
+                    result.update(round=round_, split=True)
                     results.append(result)
                     print(json.dumps(result), flush=True)
     except (load.DeadlineExceeded, RuntimeError, OSError, httpx.HTTPError) as exc:

@@ -94,8 +94,10 @@ def newest_leaf(*, conversation_id: str, start: int) -> Select[str]:
     key) and its newest child on the (conversation_id, parent_id, seq) index, and
     nothing else: no join the planner could turn into a scan. (A walk that joined
     `messages` to a correlated subquery was sometimes planned by PostgreSQL as a hash
-    join over every message, depending on its statistics.) Each step asks for a higher
-    `seq`, which ends the walk even on a corrupted tree with a cycle.
+    join over every message, depending on its statistics.) Unlike `path_up`'s steps, the
+    child lookup names the conversation: the index starts with it, and with the parent
+    given too, no other index finds fewer rows, whatever the statistics say. Each step
+    asks for a higher `seq`, which ends the walk even on a corrupted tree with a cycle.
     """
     first = select(Message.seq, literal_column("1", Integer).label("depth")).where(
         Message.seq == start
@@ -105,7 +107,7 @@ def newest_leaf(*, conversation_id: str, start: int) -> Select[str]:
     step_id = (
         select(step_message.id)
         .where(step_message.seq == down.c.seq)
-        .correlate(down)  # two levels down: not found by itself
+        .correlate(down)  # SQLAlchemy correlates only one level up by itself
         .scalar_subquery()
     )
     newest_child = (
