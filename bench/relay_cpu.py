@@ -301,7 +301,7 @@ def main() -> int:
         default=2,
         help="tokens per answer of the start-and-end runs at the target N (0: none)",
     )
-    parser.add_argument("--deadline", type=float, default=900.0, help="overall time limit (s)")
+    parser.add_argument("--deadline", type=float, default=1500.0, help="overall time limit (s)")
     parser.add_argument("--quiet-wait", type=float, default=30.0)
     parser.add_argument("--profile", metavar="DIR", help="py-spy pagechat into DIR")
     parser.add_argument(
