@@ -11,13 +11,15 @@ SHARED  ?= ../shared
 
 WEB_SOURCES := $(shell find web/src web/packages/react/src web/packages/react/package.json web/index.html web/vite.config.ts web/tsconfig*.json web/packages/react/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: run test lint test-py test-web bench setup web chromium system-packages clean
+.PHONY: run test lint test-py test-web bench setup web wheels chromium system-packages clean
 
 # --- set-up --------------------------------------------------------------------
 
-$(BIN)/.installed: pyproject.toml requirements.lock
+# pagechat (the framework) and horizon (the reference app) are two distributions; both
+# are installed from this checkout, editable.
+$(BIN)/.installed: pyproject.toml apps/horizon/pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet -c requirements.lock -e '.[dev]'
+	$(BIN)/pip install --quiet -c requirements.lock -e '.[dev]' -e apps/horizon
 	touch $@
 
 setup: $(BIN)/.installed
@@ -29,7 +31,18 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
 	cd web && npm run build
 
-web: web/dist/index.html
+# The wheel carries the built UI as package data (pagechat/web), and `pagechat serve`
+# serves it from there whatever the working directory.
+src/pagechat/web/index.html: web/dist/index.html
+	rm -rf src/pagechat/web
+	cp -r web/dist src/pagechat/web
+
+web: src/pagechat/web/index.html
+
+# Both wheels, into dist/: pagechat's with the UI in it, horizon's beside it.
+wheels: setup web
+	rm -rf dist
+	$(BIN)/pip wheel --quiet --no-deps --no-build-isolation -w dist . apps/horizon
 
 # Debian's packages the tests start for real: Chromium for the browser tests
 # (playwright-core never downloads one), redis-server for the shared run log,
@@ -55,12 +68,12 @@ run: setup web
 # --- test ------------------------------------------------------------------------
 
 lint: setup
-	$(BIN)/ruff check src tests bench web/e2e examples
-	$(BIN)/ruff format --check src tests bench web/e2e examples
+	$(BIN)/ruff check src apps tests bench web/e2e examples
+	$(BIN)/ruff format --check src apps tests bench web/e2e examples
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
-test-py: setup system-packages
+test-py: setup web system-packages
 	$(BIN)/pytest -q
 
 test-web: setup web/node_modules/.installed chromium
@@ -90,4 +103,4 @@ bench: setup web chromium
 	cd web && npm run bench
 
 clean:
-	rm -rf $(VENV) web/node_modules web/dist web/packages/react/dist web/examples/minimal/dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) dist src/pagechat/web web/node_modules web/dist web/packages/react/dist web/examples/minimal/dist .pytest_cache .mypy_cache .ruff_cache

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -18,13 +19,28 @@ if TYPE_CHECKING:
     from .chat.service import ModelSource
     from .settings import Settings
 
-__all__ = ["AppFactory", "AppNotFound", "load_app_factory"]
+__all__ = ["AppFactory", "AppNotFound", "configured_app", "load_app_factory"]
 
 
 class AppFactory(Protocol):
     def __call__(
         self, settings: Settings | None = None, *, model: ModelSource | None = None
     ) -> FastAPI: ...
+
+
+def configured_app(directory: Path) -> str | None:
+    """The `module:factory` that `[tool.pagechat] app` names in the nearest pyproject.toml
+    at or above `directory` (what `pagechat new` writes), or None."""
+    for folder in (directory, *directory.parents):
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                return None
+            app = config.get("tool", {}).get("pagechat", {}).get("app")
+            return app if isinstance(app, str) and app else None
+    return None
 
 
 class AppNotFound(Exception):

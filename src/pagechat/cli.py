@@ -66,7 +66,7 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
     from .store.db import display_url
 
     settings = Settings()
-    locations = _version_locations(args.app or settings.app)
+    locations = _version_locations(_app_spec(args.app, settings.app))
     revisions = asyncio.run(_upgraded(settings.database_url, locations))
     print(f"Database {display_url(settings.database_url)} is at {', '.join(revisions)}")
     return 0
@@ -114,7 +114,7 @@ def _cmd_users_create(args: argparse.Namespace) -> int:
     except WeakPassword as exc:
         raise _Failure(str(exc)) from None
     settings = Settings()
-    locations = _version_locations(args.app or settings.app)
+    locations = _version_locations(_app_spec(args.app, settings.app))
     email = asyncio.run(
         _create_user(settings.database_url, args.email, password, args.admin, locations)
     )
@@ -146,7 +146,7 @@ def _cmd_users_ensure_demo(args: argparse.Namespace) -> int:
 
     settings = Settings()
     created = asyncio.run(
-        _ensure_demo(settings.database_url, _version_locations(args.app or settings.app))
+        _ensure_demo(settings.database_url, _version_locations(_app_spec(args.app, settings.app)))
     )
     note = "created" if created else "already there; its password is left as it is"
     print(f"Demo account: {DEMO_EMAIL} / {DEMO_PASSWORD} ({note})")
@@ -166,6 +166,26 @@ def _load_app(spec: str | None) -> FastAPI:
     except AppNotFound as exc:
         raise _Failure(str(exc)) from None
     return factory()
+
+
+def _app_spec(given: str | None, from_environment: str | None) -> str | None:
+    """`--app`, else `PAGECHAT_APP`, else `[tool.pagechat] app` in ./pyproject.toml."""
+    from .apps import configured_app
+
+    return given or from_environment or configured_app(Path.cwd())
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import ScaffoldError, new_project
+
+    try:
+        root = new_project(args.name, parent=Path(args.directory))
+    except ScaffoldError as exc:
+        raise _Failure(str(exc)) from None
+    print(f"Created {root}. Next:")
+    print(f"  cd {root} && pip install -e . && pytest")
+    print("  pagechat users create you@example.com && pagechat serve")
+    return 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -188,7 +208,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             gc.set_threshold(50_000, 20, 100)
 
     settings = Settings()
-    spec = args.app or settings.app
+    spec = _app_spec(args.app, settings.app)
     # Migrations run in the app's startup, before the first request is accepted.
     app = _load_app(spec)
     if args.workers > 1:
@@ -259,10 +279,13 @@ def _serve_workers(args: argparse.Namespace, spec: str | None, redis_url: str | 
 
 
 def _cmd_mcp_serve(args: argparse.Namespace) -> int:
+    from .extras import require_extra
+
+    require_extra("mcp", "pagechat mcp serve")
     from .mcp.server import McpUserNotFound, serve_app_tools
     from .settings import Settings
 
-    app = _load_app(args.app or Settings().app)
+    app = _load_app(_app_spec(args.app, Settings().app))
     try:
         asyncio.run(serve_app_tools(app, user_email=args.user))
     except McpUserNotFound as exc:
@@ -328,6 +351,11 @@ def _parser() -> argparse.ArgumentParser:
     schema = sub.add_parser("schema", help="print the wire contract's JSON Schema")
     schema.set_defaults(func=_cmd_schema)
 
+    new = sub.add_parser("new", help="scaffold a new app's project in the folder NAME")
+    new.add_argument("name", metavar="NAME", help="the project's name (its package: lower_case)")
+    new.add_argument("--directory", default=".", help="where to create it (default: here)")
+    new.set_defaults(func=_cmd_new)
+
     serve = sub.add_parser("serve", help="run the server (migrations are applied first)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -388,6 +416,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from .auth.tokens import WeakSecret
+    from .extras import MissingExtra
     from .mcp.config import McpConfigError
 
     args = _parser().parse_args(argv)
@@ -396,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Failure as exc:
         print(f"pagechat: error: {exc}", file=sys.stderr)
         return 1
-    except McpConfigError as exc:
+    except (McpConfigError, MissingExtra) as exc:
         print(f"pagechat: error: {exc}", file=sys.stderr)
         return 1
     except WeakSecret as exc:

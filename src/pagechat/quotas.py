@@ -20,15 +20,16 @@ import contextlib
 import math
 import time
 from collections import defaultdict, deque
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
-from redis.asyncio import Redis
-from redis.exceptions import RedisError
 
 from .identity import Principal
 from .metrics import REDIS_ERRORS
 from .protocol import MAX_MESSAGE_CHARS
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = [
     "MemoryQuotas",
@@ -136,6 +137,7 @@ class MemoryQuotas(Quotas):
         self._tokens: dict[tuple[str, int], int] = defaultdict(int)
 
     async def _admit(self, user_id: str, run_id: str, policy: QuotaPolicy) -> None:
+
         now = time.time()
         if len(self._running[user_id]) >= policy.concurrent_answers:
             raise _refusal("concurrent_answers", policy, 5)
@@ -196,6 +198,8 @@ class RedisQuotas(Quotas):
         return [f"{base}:running", f"{base}:turns", f"{base}:tokens:{int(now // _DAY)}"]
 
     async def _admit(self, user_id: str, run_id: str, policy: QuotaPolicy) -> None:
+        from redis.exceptions import RedisError  # the redis extra: here, not at import
+
         now = time.time()
         try:
             quota, retry_after = await self._admit_script(
@@ -221,6 +225,8 @@ class RedisQuotas(Quotas):
             self._renewer = asyncio.create_task(self._renew_forever(), name="pagechat-quota-hold")
 
     async def release(self, user_id: str, run_id: str, *, tokens: int) -> None:
+        from redis.exceptions import RedisError
+
         self._held.pop(run_id, None)
         running, _turns, spent = self._keys(user_id, time.time())
         try:
@@ -235,6 +241,8 @@ class RedisQuotas(Quotas):
             REDIS_ERRORS.labels(operation="quota").inc()
 
     async def _renew_forever(self) -> None:
+        from redis.exceptions import RedisError
+
         while self._held:
             await asyncio.sleep(_HOLD_SECONDS / 3)
             now = time.time()

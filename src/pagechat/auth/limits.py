@@ -23,8 +23,10 @@ import time
 import uuid
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING
 
-from redis.asyncio import Redis
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["LoginLimiter", "LoginLimits", "RedisLoginLimiter"]
 

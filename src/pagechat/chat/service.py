@@ -15,9 +15,8 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from opentelemetry.trace import Tracer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..identity import Principal
@@ -29,13 +28,15 @@ from ..runs import Draining, Run, RunManager, RunObserver
 from ..store.base import BranchKind, ChatStore, TurnIds
 from ..store.users import get_user, principal_of
 from ..tools.types import ToolConfig
-from ..tracing import RunTracer
 from .approvals import ApprovalPending, Approvals, PausedTurn, replay_events
 from .checkpoints import Checkpointer
 from .config import ChatConfig
 from .frontend_tools import offer_frontend_tools
 from .stored import end_if_unsaved
 from .turn import TurnRunner, TurnState, tool_context
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Tracer
 
 __all__ = ["ChatConfig", "ChatService"]
 
@@ -327,6 +328,8 @@ class ChatService:
 
         observers: list[RunObserver] = []
         if self._tracer is not None:
+            from ..tracing import RunTracer  # the otel extra, there when a tracer is
+
             model = self.model
             observers.append(
                 RunTracer(

@@ -6,44 +6,43 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from opentelemetry.trace import Tracer
-from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..auth.authenticator import JwtAuthenticator
-from ..auth.limits import LoginLimiter, LoginLimits, RedisLoginLimiter
+from ..auth.limits import LoginLimiter, LoginLimits
 from ..auth.secret import resolve_secret
 from ..chat import ChatConfig, ChatService
 from ..chat.approvals import ApprovalPending
 from ..chat.service import ModelSource
+from ..extras import has_extra, require_extra
 from ..identity import Authenticator
-from ..mcp import McpServer, McpTools, load_mcp_config
+from ..mcp import McpServer, load_mcp_config
 from ..metrics import count_database_errors
 from ..models.base import Model
 from ..models.factory import model_from_settings
 from ..models.redact import install_log_redaction
 from ..pages import UnknownPage
-from ..quotas import MemoryQuotas, QuotaExceeded, Quotas, RedisQuotas
+from ..quotas import MemoryQuotas, QuotaExceeded, Quotas
 from ..runs import Draining, RunManager, RunsUnavailable
-from ..runs.redis import RedisRunManager
 from ..settings import Settings, get_settings
 from ..store.base import ChatStore
 from ..store.db import create_engine, create_point_reader, create_sessionmaker, display_url
 from ..store.migrate import upgrade_async
 from ..store.sql import SqlChatStore
 from ..store.tables import utcnow
-from ..tracing import configure_tracing
 from .headers import SecurityHeaders
 from .limits import BodySizeLimit
 from .passthrough import BodyPassThrough
 from .routes import (
     actions,
-    agui,
+    agui_missing,
     approvals,
     auth,
     branches,
@@ -55,6 +54,12 @@ from .routes import (
     pages,
 )
 from .static import SpaStaticFiles
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Tracer
+    from redis.asyncio import Redis
+
+    from ..mcp.tools import McpTools
 
 __all__ = ["StartupHook", "create_app", "create_app_from_settings"]
 
@@ -202,7 +207,12 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(chat.router)
     app.include_router(approvals.router)
-    app.include_router(agui.router)
+    if has_extra("agui"):
+        from .routes import agui
+
+        app.include_router(agui.router)
+    else:
+        app.include_router(agui_missing.router)
     app.include_router(actions.router)
     app.include_router(conversation_search.router)
     app.include_router(conversations.router)
@@ -217,44 +227,79 @@ def create_app(
 
 
 def _web_dir(settings: Settings) -> Path | None:
+    """`PAGECHAT_WEB_DIR`, else the UI built into the package (`make web`; the wheel's)."""
     if settings.web_dir is not None:
         return settings.web_dir
-    built = Path("web/dist")
-    return built if built.is_dir() else None
+    packaged = Path(str(files("pagechat") / "web"))
+    return packaged if (packaged / "index.html").is_file() else None
+
+
+def _redis(settings: Settings) -> Redis | None:
+    """The client of `REDIS_URL`, or None when it is not set (one process, in memory)."""
+    if settings.redis_url is None:
+        return None
+    require_extra("redis", "REDIS_URL")
+    from redis.asyncio import Redis
+
+    return Redis.from_url(settings.redis_url)
 
 
 def _login_limiter(settings: Settings) -> LoginLimits:
     """In memory for one process; in Redis for several, so they share the counts."""
     attempts, window = settings.login_max_attempts, settings.login_window_seconds
-    if settings.redis_url is None:
+    redis = _redis(settings)
+    if redis is None:
         return LoginLimiter(max_attempts=attempts, window_seconds=window)
-    return RedisLoginLimiter(
-        Redis.from_url(settings.redis_url), max_attempts=attempts, window_seconds=window
-    )
+    from ..auth.limits import RedisLoginLimiter
+
+    return RedisLoginLimiter(redis, max_attempts=attempts, window_seconds=window)
 
 
 def _quotas(settings: Settings) -> Quotas:
-    if settings.redis_url is None:
+    redis = _redis(settings)
+    if redis is None:
         return MemoryQuotas(settings.quotas)
-    return RedisQuotas(Redis.from_url(settings.redis_url), settings.quotas)
+    from ..quotas import RedisQuotas
+
+    return RedisQuotas(redis, settings.quotas)
+
+
+def _tracer(settings: Settings) -> Tracer | None:
+    if not settings.otel_tracing:
+        return None
+    require_extra("otel", "PAGECHAT_OTEL_TRACING")
+    from ..tracing import configure_tracing
+
+    return configure_tracing()
 
 
 def _run_manager(settings: Settings, store: SqlChatStore) -> RunManager:
     """In memory for one process; in Redis when `REDIS_URL` is set (several workers)."""
-    if settings.redis_url is None:
+    redis = _redis(settings)
+    if redis is None:
         return RunManager(drain_seconds=settings.drain_seconds)
+    from ..runs.redis import RedisRunManager
 
     async def interrupted(run_ids: list[str]) -> None:
         await store.mark_interrupted(run_ids=run_ids)
 
     return RedisRunManager(
-        Redis.from_url(settings.redis_url),
+        redis,
         retain_seconds=settings.run_log_ttl_seconds,
         drain_seconds=settings.drain_seconds,
         lease_seconds=settings.run_lease_seconds,
         max_events=settings.run_log_max_events,
         on_interrupted=interrupted,
     )
+
+
+def _mcp_tools(servers: Sequence[McpServer]) -> McpTools | None:
+    if not servers:
+        return None
+    require_extra("mcp", "MCP servers (PAGECHAT_MCP_CONFIG)")
+    from ..mcp.tools import McpTools
+
+    return McpTools(servers)
 
 
 def create_app_from_settings(
@@ -291,7 +336,7 @@ def create_app_from_settings(
     )
 
     servers = [*mcp_servers, *(load_mcp_config(settings.mcp_config) if settings.mcp_config else ())]
-    mcp = McpTools(servers) if servers else None
+    mcp = _mcp_tools(servers)
 
     runs = _run_manager(settings, store)
 
@@ -301,11 +346,12 @@ def create_app_from_settings(
             [settings.anthropic_api_key, settings.openai_api_key, settings.secret]
         )
         await upgrade_async(engine, version_locations=version_locations)
-        if isinstance(runs, RedisRunManager):
+        live_run_ids = getattr(runs, "live_run_ids", None)
+        if live_run_ids is not None:  # a RedisRunManager
             # Other workers may be answering: spare their runs, and turns that are
             # just starting (stored, not yet in Redis).
             interrupted = await store.mark_interrupted(
-                keep_run_ids=await runs.live_run_ids(),
+                keep_run_ids=await live_run_ids(),
                 created_before=utcnow() - timedelta(seconds=60),
             )
         else:
@@ -349,7 +395,7 @@ def create_app_from_settings(
         routers=routers,
         sessions=sessions,
         metrics_token=settings.metrics_token,
-        tracer=configure_tracing() if settings.otel_tracing else None,
+        tracer=_tracer(settings),
         quotas=_quotas(settings),
         api_docs=settings.env == "development",
     )

@@ -21,6 +21,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from ..extras import require_extra
+
 __all__ = [
     "create_engine",
     "create_point_reader",
@@ -77,6 +79,8 @@ def create_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
         engine = create_async_engine(parsed, **kwargs)
         event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
         return engine
+    if parsed.get_driver_name() == "asyncpg":
+        require_extra("postgres", "a PostgreSQL DATABASE_URL")
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(parsed, **kwargs)
 

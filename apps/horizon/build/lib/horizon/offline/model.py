@@ -1,0 +1,88 @@
+"""`OfflineModel`: Horizon's assistant when no language model is configured.
+
+It is a `pagechat.models.Model` like any provider, so it runs through the real
+agent loop, tools and reply parser. Each call reads the request (see
+`situation`), plans one step (see `plans`), streams the step's text word by
+word and then asks for the step's tool calls; the loop runs them and calls it
+again with their results. The same request always gives the same reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Iterator
+
+from pagechat.models import (
+    Model,
+    ModelEvent,
+    ModelFinish,
+    ModelRequest,
+    ModelTextDelta,
+    ModelToolCall,
+    TokenUsage,
+)
+
+from .plans import plan
+from .situation import read_situation
+
+DEFAULT_DELAY = 0.012
+"""Seconds between streamed chunks: enough for the UI to visibly stream."""
+
+_WORD = re.compile(r"\S+\s*|\s+")
+# Marker lines and fenced blocks render only once complete; streaming them in
+# pieces would only cost time.
+_WHOLE_LINE = re.compile(r"[A-Z][A-Z_]*: [\[{]")
+_FENCE = re.compile(r"```[^\n]*\n.*?\n```\n?", re.S)
+
+
+class OfflineModel(Model):
+    """Deterministic, network-free answers to Horizon's common asks.
+
+    `delay` is the pause between streamed chunks (0 in tests).
+    """
+
+    provider = "offline"
+    name = "offline"
+
+    def __init__(self, *, delay: float = DEFAULT_DELAY) -> None:
+        self._delay = delay
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        situation = read_situation(request)
+        step = plan(situation)
+        text = step.text
+        if situation.done and text and not text.startswith("\n"):
+            text = "\n\n" + text  # after the tool card the loop inserts
+        if step.calls and text:
+            text += "\n\n"
+        for chunk in chunks(text):
+            if self._delay:
+                await asyncio.sleep(self._delay)
+            yield ModelTextDelta(chunk)
+        calls = [c for c in step.calls if situation.can_call(c.name)]
+        for number, call in enumerate(calls, 1):
+            call_id = f"offline_{len(situation.done) + number}"
+            yield ModelToolCall(id=call_id, name=call.name, input=dict(call.input))
+        prompt = len(request.system) + sum(len(repr(m)) for m in request.messages)
+        usage = TokenUsage(prompt // 4, len(text) // 4)
+        yield ModelFinish("tool_use" if calls else "end_turn", usage)
+
+
+def chunks(text: str) -> Iterator[str]:
+    """`text` in streaming pieces: words with their trailing space; a marker line or a
+    fenced block in one piece. Joined, the pieces are `text` exactly."""
+    pos = 0
+    for fence in _FENCE.finditer(text):
+        yield from _words(text[pos : fence.start()])
+        yield fence.group()
+        pos = fence.end()
+    yield from _words(text[pos:])
+
+
+def _words(text: str) -> Iterator[str]:
+    for line in text.splitlines(keepends=True):
+        if _WHOLE_LINE.match(line):
+            yield line
+        else:
+            yield from _WORD.findall(line)

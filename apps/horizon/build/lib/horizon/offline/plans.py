@@ -1,0 +1,51 @@
+"""From the situation to the next step: which ask, and who answers it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import charts, lookups, proposals
+from .asks import Ask, AskKind, recognise
+from .compare import compare
+from .replies import fallback, help_reply
+from .situation import Situation, Step
+
+Handler = Callable[[Situation, Ask], Step]
+
+_HANDLERS: dict[AskKind, Handler] = {
+    "help": lambda s, ask: help_reply(s),
+    "compare": compare,
+    "validate": proposals.validate,
+    "search_reports": lookups.search_reports,
+    "article": lookups.article,
+    "summarise_report": lookups.summarise_report,
+    "template": proposals.template,
+    "topics": proposals.topics,
+    "retrieval": proposals.retrieval,
+    "categories": proposals.categories,
+    "schema": proposals.schema,
+    "portfolio": proposals.portfolio,
+    "stream_suggestions": proposals.stream_ideas,
+    "list_streams": lookups.list_streams,
+    "stream_details": lookups.stream_details,
+    "search_pubmed": lookups.search_pubmed,
+    "chart_report": charts.chart_report,
+    "chart_stream": charts.chart_stream,
+    "other": lambda s, ask: fallback(s),
+}
+
+
+def plan(s: Situation) -> Step:
+    """The next step. Calls the model may not make (a tool not offered, one already made
+    with the same input, or any after the round limit) are never planned: the situation
+    is then replanned without calls, so every turn ends."""
+    ask = recognise(s.message, s.page_name, s.page.tab or "")
+    step = _HANDLERS[ask.kind](s, ask)
+    if step.calls and not all(_allowed(s, c.name, c.input) for c in step.calls):
+        step = _HANDLERS[ask.kind](s.without_calls(), ask)
+    return step
+
+
+def _allowed(s: Situation, name: str, given: object) -> bool:
+    repeated = any(d.name == name and d.input == given for d in s.done)
+    return s.can_call(name) and not repeated
