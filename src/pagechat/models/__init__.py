@@ -18,6 +18,7 @@ from .base import (
     UserTurn,
 )
 from .errors import ModelOutputError, ProviderError, ProviderErrorKind
+from .retry import retry_after_seconds
 from .testing import FunctionModel, Pause, ScriptedModel, ScriptItem, tool_call
 
 __all__ = [
@@ -43,5 +44,6 @@ __all__ = [
     "ToolResultsTurn",
     "ToolSpec",
     "UserTurn",
+    "retry_after_seconds",
     "tool_call",
 ]

@@ -12,10 +12,8 @@ of the whole message and re-parses a tool's partial JSON on every fragment
 
 from __future__ import annotations
 
-import email.utils
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TypeAlias
 
@@ -62,6 +60,7 @@ from .base import (
 )
 from .errors import ModelOutputError, ProviderError, ProviderErrorKind
 from .redact import redact
+from .retry import retry_after_seconds
 
 __all__ = ["AnthropicModel"]
 
@@ -362,7 +361,7 @@ def _provider_error(err: Exception, secrets: Sequence[str]) -> ProviderError:
     if isinstance(err, APIStatusError):
         status = err.status_code
         detail = redact(err.api_message or "no details", secrets)
-        retry_after = _retry_after(err.response.headers)
+        retry_after = retry_after_seconds(err.response.headers)
         # (An `error` event inside a 200 stream is read by `_stream_error`, not the SDK.)
         if status == 429:
             kind, message = "rate_limit", "The Anthropic API is rate limiting requests"
@@ -397,25 +396,3 @@ def _provider_error(err: Exception, secrets: Sequence[str]) -> ProviderError:
     if isinstance(err, json.JSONDecodeError):
         return ProviderError("stream", "The Anthropic API sent an event that is not valid JSON.")
     return ProviderError("stream", f"The Anthropic API call failed ({type(err).__name__}).")
-
-
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait from `retry-after-ms`, or `retry-after` as seconds or an HTTP date."""
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())

@@ -11,11 +11,9 @@ whole, in index order, once the stream has finished. Every failure becomes a
 
 from __future__ import annotations
 
-import email.utils
 import json
 import os
 import re
-import time
 import uuid
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -48,6 +46,7 @@ from .base import (
 )
 from .errors import ModelOutputError, ProviderError
 from .redact import redact
+from .retry import retry_after_seconds
 
 __all__ = ["LOCAL_API_KEY", "OpenAIModel"]
 
@@ -331,7 +330,7 @@ def _provider_error(exc: Exception, api_key: str) -> ProviderError:
                 "rate_limit",
                 f"The model server is rate limiting requests (HTTP 429){suffix}",
                 status_code=status,
-                retry_after=_retry_after(exc.response.headers),
+                retry_after=retry_after_seconds(exc.response.headers),
             )
         if status in (401, 403):
             # No detail: OpenAI's 401 message quotes part of the key.
@@ -390,22 +389,3 @@ def _clean(text: str, api_key: str) -> str:
     """Safe to show a user: no key in any form, and not too long."""
     text = redact(text, [api_key]).strip()
     return text if len(text) <= _DETAIL_LIMIT else text[: _DETAIL_LIMIT - 1] + "…"
-
-
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return max(0.0, float(value) * scale)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())

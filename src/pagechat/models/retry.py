@@ -10,17 +10,43 @@ bound on attempts and on total waiting.
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import logging
 import random
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 
 from .base import Model, ModelEvent, ModelRequest
 from .errors import ProviderError
 
-__all__ = ["NO_RETRY", "RetryPolicy", "stream_with_retry"]
+__all__ = ["NO_RETRY", "RetryPolicy", "retry_after_seconds", "stream_with_retry"]
 
 logger = logging.getLogger(__name__)
+
+
+def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
+    """Seconds a server asks us to wait: `retry-after-ms`, else `retry-after` as seconds
+    or an HTTP date; None when neither says. `headers` should match names without case
+    (httpx's do)."""
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from pagechat.models.base import (
     UserTurn,
 )
 from pagechat.models.errors import ModelOutputError, ProviderError, ProviderErrorKind
-from pagechat.models.retry import NO_RETRY, RetryPolicy, stream_with_retry
+from pagechat.models.retry import NO_RETRY, RetryPolicy, retry_after_seconds, stream_with_retry
 from pagechat.models.testing import ScriptedModel
 
 REQUEST = ModelRequest(system="", messages=[UserTurn("hi")])
@@ -195,3 +195,20 @@ async def test_cancelling_during_the_backoff_makes_no_further_attempt() -> None:
         await task
 
     assert len(model.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"retry-after-ms": "1500", "retry-after": "9"}, 1.5),
+        ({"retry-after-ms": "soon", "retry-after": "9"}, 9.0),
+        ({"retry-after": "-3"}, 0.0),
+        ({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}, 0.0),
+        ({"retry-after": "not a date"}, None),
+        ({}, None),
+    ],
+)
+def test_retry_after_reads_milliseconds_seconds_and_dates(
+    headers: dict[str, str], expected: float | None
+) -> None:
+    assert retry_after_seconds(headers) == expected

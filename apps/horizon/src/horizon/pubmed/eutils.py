@@ -10,16 +10,16 @@ at import time, and the API key never appears in error messages.
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import json
 import re
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal
 
 import httpx
+
+from pagechat.models import retry_after_seconds
 
 from .parse import PubmedParseError, read_pubmed_xml
 from .ratelimit import RateLimiter
@@ -210,7 +210,7 @@ class EutilsClient:
             else:
                 if response.status_code < 400:
                     return response
-                retry_after = _retry_after(response.headers.get("Retry-After"))
+                retry_after = retry_after_seconds(response.headers)
                 detail = _error_detail(response) or response.reason_phrase
                 error = EutilsError(
                     f"{endpoint} answered HTTP {response.status_code}: {detail}",
@@ -284,18 +284,3 @@ def _error_detail(response: httpx.Response) -> str | None:
     if match:
         return match.group(1).decode("utf-8", "replace").strip()
     return None
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a Retry-After header: a number of seconds or an HTTP date."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
