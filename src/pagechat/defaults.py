@@ -8,6 +8,7 @@ disagree. Depends on nothing, so any layer may read it.
 from __future__ import annotations
 
 __all__ = [
+    "APPROVAL_TIMEOUT_SECONDS",
     "CHECKPOINT_SECONDS",
     "HISTORY_BUDGET",
     "MAX_ITERATIONS",
@@ -22,3 +23,5 @@ HISTORY_BUDGET = 24_000
 """Characters of earlier turns sent with a new one (the newest that fit)."""
 CHECKPOINT_SECONDS = 1.0
 """How often running answers are saved, so a killed process keeps them."""
+APPROVAL_TIMEOUT_SECONDS = 900.0
+"""How long a paused tool call waits for the user's decision before it counts as denied."""

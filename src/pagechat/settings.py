@@ -70,7 +70,7 @@ class Settings(BaseSettings):
     )
     """How often running answers are saved, so a killed server keeps them (0: never)."""
     approval_timeout_seconds: float = Field(
-        default=900.0, gt=0, alias="PAGECHAT_APPROVAL_TIMEOUT_SECONDS"
+        default=defaults.APPROVAL_TIMEOUT_SECONDS, gt=0, alias="PAGECHAT_APPROVAL_TIMEOUT_SECONDS"
     )
     """How long a tool call waits for the user's approval before it counts as denied."""
     anthropic_api_key: str | None = Field(default=None, alias="ANTHROPIC_API_KEY")

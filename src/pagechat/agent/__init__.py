@@ -11,11 +11,10 @@ from .events import (
     AgentToolProgress,
     AgentToolStart,
 )
-from .loop import DEFAULT_MAX_ITERATIONS, SUMMARY_INSTRUCTION, run_agent_loop
+from .loop import SUMMARY_INSTRUCTION, run_agent_loop
 from .pause import LoopResume, LoopState, denied_result
 
 __all__ = [
-    "DEFAULT_MAX_ITERATIONS",
     "SUMMARY_INSTRUCTION",
     "AgentApprovalRequested",
     "AgentComplete",

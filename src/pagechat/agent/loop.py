@@ -11,6 +11,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
+from ..defaults import MAX_ITERATIONS, MAX_TOKENS
 from ..models.base import (
     AssistantTurn,
     Model,
@@ -43,11 +44,9 @@ from .events import (
 )
 from .pause import LoopResume, LoopState, denied_result
 
-__all__ = ["DEFAULT_MAX_ITERATIONS", "SUMMARY_INSTRUCTION", "run_agent_loop"]
+__all__ = ["SUMMARY_INSTRUCTION", "run_agent_loop"]
 
 logger = logging.getLogger(__name__)
-
-DEFAULT_MAX_ITERATIONS = 5
 
 SUMMARY_INSTRUCTION = (
     "You have used all the tool calls available for this turn. Do not call any more tools. "
@@ -62,8 +61,8 @@ async def run_agent_loop(
     messages: Sequence[ModelMessage],
     tools: Sequence[ToolConfig],
     context: ToolContext,
-    max_iterations: int = DEFAULT_MAX_ITERATIONS,
-    max_tokens: int = 4096,
+    max_iterations: int = MAX_ITERATIONS,
+    max_tokens: int = MAX_TOKENS,
     temperature: float | None = None,
     retry: RetryPolicy | None = None,
     seal: Callable[[str], str] | None = None,

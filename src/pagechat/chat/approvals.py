@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..agent import AgentApprovalRequested, LoopResume, LoopState
+from ..defaults import APPROVAL_TIMEOUT_SECONDS
 from ..identity import Principal
 from ..pages import ParsedReply
 from ..protocol import (
@@ -104,7 +105,7 @@ class Approvals:
         self,
         sessions: async_sessionmaker[AsyncSession],
         *,
-        timeout_seconds: float | None = 900.0,
+        timeout_seconds: float | None = APPROVAL_TIMEOUT_SECONDS,
         sweep_seconds: float = 5.0,
     ) -> None:
         self._sessions = sessions

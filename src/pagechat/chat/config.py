@@ -27,5 +27,5 @@ class ChatConfig:
     """How often running answers are saved, so a killed process keeps them; None: never."""
     coalesce_seconds: float = DEFAULT_WINDOW
     """Text deltas within this window of the last text event are merged into one (0: never)."""
-    approval_timeout_seconds: float | None = 900.0
+    approval_timeout_seconds: float | None = defaults.APPROVAL_TIMEOUT_SECONDS
     """A tool call waiting for the user's approval is denied after this long (None: never)."""

@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..defaults import MAX_TOKENS
+
 __all__ = [
     "AssistantTurn",
     "Model",
@@ -89,7 +91,7 @@ class ModelRequest:
     system: str
     messages: Sequence[ModelMessage]
     tools: Sequence[ToolSpec] = ()
-    max_tokens: int = 4096
+    max_tokens: int = MAX_TOKENS
     temperature: float | None = None
     tool_choice: Literal["auto", "none"] = "auto"
     """`none` keeps the tools visible (history may hold tool calls) but forbids new calls."""
