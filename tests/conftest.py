@@ -34,6 +34,7 @@ from pagechat.store import SqlChatStore, create_engine, create_sessionmaker, upg
 from pagechat.store.db import create_point_reader
 from pagechat.store.users import create_user, principal_of
 from pagechat.testing import TestAccount
+from tests.support.redis_cluster import RedisClusterServers
 from tests.support.redis_server import RedisServer, redis_server_binary
 
 # Importing schemathesis (its pytest plugin does, at start-up) swaps Hypothesis' example
@@ -85,6 +86,17 @@ def redis_server() -> Iterator[RedisServer]:
 @pytest.fixture
 def redis_url(redis_server: RedisServer) -> str:
     return redis_server.url
+
+
+@pytest.fixture
+def redis_cluster() -> Iterator[RedisClusterServers]:
+    """A real 3-master Redis Cluster of this test's own, stopped afterwards."""
+    cluster = RedisClusterServers()
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.close()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

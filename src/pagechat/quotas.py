@@ -29,7 +29,7 @@ from .metrics import REDIS_ERRORS
 from .protocol import MAX_MESSAGE_CHARS
 
 if TYPE_CHECKING:
-    from redis.asyncio import Redis
+    from .redis_client import RedisClient
 
 __all__ = [
     "MemoryQuotas",
@@ -183,7 +183,11 @@ class RedisQuotas(Quotas):
     """Counts shared by every worker."""
 
     def __init__(
-        self, redis: Redis, settings: QuotaSettings | None = None, *, prefix: str = "pagechat:"
+        self,
+        redis: RedisClient,
+        settings: QuotaSettings | None = None,
+        *,
+        prefix: str = "pagechat:",
     ) -> None:
         super().__init__(settings)
         self.redis = redis

@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     database_url: str = Field(default="sqlite+aiosqlite:///./pagechat.db", alias="DATABASE_URL")
     redis_url: str | None = Field(default=None, alias="REDIS_URL")
     """Shared run logs, cancels and quotas for several workers; unset: one process, in memory."""
+    redis_cluster: bool = Field(default=False, alias="PAGECHAT_REDIS_CLUSTER")
+    """`REDIS_URL` names a node of a Redis Cluster: runs, Stop and quotas go through the
+    cluster client (each run's keys on one slot; a flush writes once per shard)."""
     run_log_ttl_seconds: float = Field(default=3600.0, alias="PAGECHAT_RUN_LOG_TTL_SECONDS")
     """How long a finished answer's events stay readable (resume) in Redis."""
     run_log_max_events: int = Field(default=100_000, alias="PAGECHAT_RUN_LOG_MAX_EVENTS")
@@ -88,7 +91,7 @@ class Settings(BaseSettings):
     mcp_config: Path | None = Field(default=None, alias="PAGECHAT_MCP_CONFIG")
     """A JSON file of MCP servers whose tools the assistant may use (`{"mcpServers": ...}`)."""
     web_dir: Path | None = Field(default=None, alias="PAGECHAT_WEB_DIR")
-    """Built web UI to serve at `/` (default: `web/dist` when it exists)."""
+    """Built web UI to serve at `/` (default: the UI packaged with pagechat, `pagechat/web`)."""
 
     @property
     def active_provider(self) -> ProviderName:

@@ -7,7 +7,6 @@ from contextlib import asynccontextmanager
 
 import httpx
 import pytest
-from redis.asyncio import Redis
 
 import pagechat.pages.registry
 from pagechat.identity import Principal
@@ -21,6 +20,7 @@ from pagechat.quotas import (
     QuotaSettings,
     RedisQuotas,
 )
+from pagechat.redis_client import connect_redis
 from pagechat.server import StaticTokens, create_app
 from pagechat.store import MemoryChatStore
 from pagechat.testing import read_all, serve
@@ -135,11 +135,16 @@ async def test_the_ag_ui_endpoint_is_under_the_same_quotas(
     assert refused.status_code == 429 and refused.json()["quota"] == "turns_per_minute"
 
 
-@pytest.fixture
-async def two_workers(redis_url: str) -> AsyncIterator[tuple[RedisQuotas, RedisQuotas]]:
+@pytest.fixture(params=["one server", "cluster"])
+async def two_workers(
+    request: pytest.FixtureRequest,
+) -> AsyncIterator[tuple[RedisQuotas, RedisQuotas]]:
+    # On one Redis, and on a Redis Cluster (the admit script's keys share a slot).
+    cluster = request.param == "cluster"
+    url = request.getfixturevalue("redis_cluster" if cluster else "redis_server").url
     settings = QuotaSettings(user=QuotaPolicy(concurrent_answers=2, turns_per_minute=3))
-    a = RedisQuotas(Redis.from_url(redis_url), settings)
-    b = RedisQuotas(Redis.from_url(redis_url), settings)
+    a = RedisQuotas(connect_redis(url, cluster=cluster), settings)
+    b = RedisQuotas(connect_redis(url, cluster=cluster), settings)
     yield a, b
     for quotas in (a, b):
         await quotas.aclose()

@@ -39,8 +39,10 @@ def _words(count: int) -> str:
 
 
 class Cluster:
-    def __init__(self, a: Worker, b: Worker, upstream: FakeAnthropic, redis: RedisServer) -> None:
-        self.a, self.b, self.upstream, self.redis = a, b, upstream, redis
+    def __init__(self, a: Worker, b: Worker, upstream: FakeAnthropic, redis: Any) -> None:
+        self.a, self.b, self.upstream = a, b, upstream
+        self.redis: RedisServer = redis
+        """The one Redis server (a test restarts it), or a RedisClusterServers."""
         self.headers: dict[str, str] = {}
 
     async def login(self) -> None:
@@ -52,22 +54,31 @@ class Cluster:
         return httpx.AsyncClient(base_url=worker.url, headers=self.headers, timeout=30)
 
 
+# A test parametrized with `indirect=True` over these runs on a Redis Cluster too.
+ON_A_REDIS_CLUSTER = pytest.mark.parametrize(
+    "cluster", ["one redis", "redis cluster"], indirect=True
+)
+
+
 @pytest.fixture
 async def cluster(
-    postgres_url: str, redis_server: RedisServer, tmp_path: Path
+    request: pytest.FixtureRequest, postgres_url: str, tmp_path: Path
 ) -> AsyncIterator[Cluster]:
+    sharded = getattr(request, "param", "one redis") == "redis cluster"
+    redis = request.getfixturevalue("redis_cluster" if sharded else "redis_server")
     await seed_user(postgres_url, EMAIL, PASSWORD)
     with FakeAnthropic(responder=_answer) as upstream:
         env = worker_env(
             database_url=postgres_url,
-            redis_url=redis_server.url,
+            redis_url=redis.url,
             upstream=upstream.base_url,
             state_dir=tmp_path / "state",
+            **({"PAGECHAT_REDIS_CLUSTER": "true"} if sharded else {}),
         )
         a, b = Worker("a", env), Worker("b", env)
         try:
             await asyncio.gather(a.start(), b.start())
-            cluster = Cluster(a, b, upstream, redis_server)
+            cluster = Cluster(a, b, upstream, redis)
             await cluster.login()
             yield cluster
         finally:
@@ -90,6 +101,7 @@ async def _stored_answer(cluster: Cluster, worker: Worker, conversation_id: str)
     return answer
 
 
+@ON_A_REDIS_CLUSTER
 async def test_an_answer_started_on_one_worker_is_followed_from_another_with_no_gap(
     cluster: Cluster,
 ) -> None:
@@ -116,6 +128,7 @@ async def test_an_answer_started_on_one_worker_is_followed_from_another_with_no_
     assert from_b[-1].data["payload"]["message"] == _words(30)  # type: ignore[index]
 
 
+@ON_A_REDIS_CLUSTER
 async def test_stop_sent_to_another_worker_cancels_the_answer_where_it_runs(
     cluster: Cluster,
 ) -> None:
@@ -140,6 +153,7 @@ async def test_stop_sent_to_another_worker_cancels_the_answer_where_it_runs(
     assert stored["content"].startswith("w0 w1 w2 ")
 
 
+@ON_A_REDIS_CLUSTER
 async def test_a_killed_workers_answer_ends_interrupted_for_its_follower_elsewhere(
     cluster: Cluster,
 ) -> None:

@@ -35,9 +35,11 @@ def redis_server_binary() -> str:
 
 
 class RedisServer:
-    def __init__(self, binary: str, port: int | None = None) -> None:
+    def __init__(self, binary: str, port: int | None = None, *, args: tuple[str, ...] = ()) -> None:
         self.binary = binary
         self.port = port or free_port()
+        self.args = args
+        """More of redis-server's options (`--cluster-enabled yes`, ...)."""
         self._dir = Path(tempfile.mkdtemp(prefix="pagechat-redis-"))
         self._proc: subprocess.Popen[bytes] | None = None
 
@@ -56,6 +58,7 @@ class RedisServer:
                 "--dir", str(self._dir),
                 "--daemonize", "no",
                 "--loglevel", "warning",
+                *self.args,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

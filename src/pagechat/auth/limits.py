@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from redis.asyncio import Redis
+    from ..redis_client import RedisClient
 
 __all__ = ["LoginLimiter", "LoginLimits", "RedisLoginLimiter"]
 
@@ -144,7 +144,7 @@ class RedisLoginLimiter(LoginLimits):
 
     def __init__(
         self,
-        redis: Redis,
+        redis: RedisClient,
         *,
         max_attempts: int = 10,
         window_seconds: float = 300.0,

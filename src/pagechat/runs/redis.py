@@ -27,16 +27,17 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline, PubSub
+from redis.asyncio.client import PubSub
 from redis.exceptions import NoScriptError, RedisError
 
 from ..metrics import REDIS_ERRORS
 from ..protocol import ErrorEvent
+from ..redis_client import RedisClient, is_cluster
 from .log import EventLog, MemoryEventLog
 from .manager import Run, RunManager, RunNotFound, RunsUnavailable, interrupted_event
 from .redis_log import (
     APPEND_SCRIPT,
+    CLUSTER_APPEND_SCRIPT,
     END_SCRIPT,
     TERMINAL_TYPES,
     RemoteEventLog,
@@ -74,6 +75,16 @@ class _Outbox:
     retries: int = 0
 
 
+@dataclass(eq=False, slots=True)
+class _Sent:
+    """One run's part of a flush: its events as sent, and whether they end it."""
+
+    run_id: str
+    box: _Outbox
+    entries: list[bytes]
+    ending: bool
+
+
 class _OwnedLog(MemoryEventLog):
     """The owner's log: read from memory here, mirrored to the run's stream."""
 
@@ -97,11 +108,11 @@ class _OwnedLog(MemoryEventLog):
 
 
 class RedisRunManager(RunManager):
-    """Runs on any number of workers (and hosts) sharing one Redis."""
+    """Runs on any number of workers (and hosts) sharing one Redis, or one Redis Cluster."""
 
     def __init__(
         self,
-        redis: Redis,
+        redis: RedisClient,
         *,
         retain_seconds: float = 3600.0,
         drain_seconds: float = 30.0,
@@ -121,7 +132,10 @@ class RedisRunManager(RunManager):
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.live_key = f"{prefix}runs:live"
         self._channel = f"{prefix}runs:stop"
-        self._append = redis.register_script(APPEND_SCRIPT)
+        self._cluster = is_cluster(redis)
+        # On a cluster a flush calls the script once per shard, with the keys of its runs.
+        self._append_script = CLUSTER_APPEND_SCRIPT if self._cluster else APPEND_SCRIPT
+        self._append = redis.register_script(self._append_script)
         self._end = redis.register_script(END_SCRIPT)
         self._outbox: dict[str, _Outbox] = {}
         self._wake = asyncio.Event()
@@ -135,7 +149,7 @@ class RedisRunManager(RunManager):
 
     async def open(self) -> None:
         try:
-            await self.redis.script_load(APPEND_SCRIPT)
+            await self.redis.script_load(self._append_script)
         except RedisError as exc:
             raise RunsUnavailable(f"Redis is not reachable: {exc}") from exc
         ready = asyncio.Event()
@@ -192,60 +206,104 @@ class RedisRunManager(RunManager):
                 logger.exception("writing run events to Redis failed")
 
     async def _flush(self, batch: dict[str, _Outbox]) -> None:
-        """One round trip: new runs registered, then every run's events in one script call."""
-        pipe: Pipeline | None = None
-        keys: list[str] = []
-        args: list[bytes | int] = [self.max_events, self.log_ttl, _RUNNING_TTL]
-        sent: list[tuple[str, _Outbox, list[bytes], bool]] = []
+        """New runs registered, then every run's events through the append script: one
+        round trip on one Redis, one call per shard on a cluster."""
+        pipe = None
+        sent: list[_Sent] = []
         for run_id, box in batch.items():
-            run_keys = box.keys
             if not box.registered:
                 if pipe is None:
                     pipe = self.redis.pipeline(transaction=False)
-                run = self._runs[run_id]
-                pipe.hset(
-                    run_keys.meta,
-                    mapping={
-                        "owner": run.owner_id,
-                        "conversation": run.conversation_id or "",
-                        "worker": self.worker_id,
-                    },
-                )
-                pipe.expire(run_keys.meta, _RUNNING_TTL)
-                pipe.set(run_keys.lease, self.worker_id, px=int(self.lease_seconds * 1000))
-                pipe.sadd(self.live_key, run_id)
+                self._register(pipe, run_id, box.keys)
                 box.registered = True
             entries, box.entries = box.entries, []
             ending, box.ending = box.ending, False
-            sent.append((run_id, box, entries, ending))
-            keys += (run_keys.log, run_keys.meta)
-            args.append(b"".join(entries))
+            sent.append(_Sent(run_id, box, entries, ending))
+        if self._cluster:
+            outcomes = await self._append_per_shard(pipe, sent)
+        else:
+            outcomes = await self._append_all(pipe, sent)
+        retry = [
+            item
+            for item, outcome in zip(sent, outcomes, strict=True)
+            if isinstance(outcome, NoScriptError) and item.box.retries < 3
+        ]
+        for item in retry:
+            # Redis restarted and lost the script: load it and send these events again.
+            # The runs Redis knew before the restart are gone: that retry answers -1.
+            item.box.retries += 1
+            item.box.entries[:0] = item.entries
+            item.box.ending = item.box.ending or item.ending
+        for item, outcome in zip(sent, outcomes, strict=True):
+            if item not in retry:
+                self._settle(item.run_id, item.box, item.ending, outcome)
+        if retry:
+            await self._load_append()
+            self._wake.set()
+
+    def _register(self, pipe: Any, run_id: str, keys: RunKeys) -> None:
+        run = self._runs[run_id]
+        meta = {"owner": run.owner_id, "conversation": run.conversation_id or ""}
+        pipe.hset(keys.meta, mapping={**meta, "worker": self.worker_id})
+        pipe.expire(keys.meta, _RUNNING_TTL)
+        pipe.set(keys.lease, self.worker_id, px=int(self.lease_seconds * 1000))
+        pipe.sadd(self.live_key, run_id)
+
+    def _call_args(self, sent: list[_Sent]) -> tuple[int, list[str | bytes | int]]:
+        keys: list[str | bytes | int] = []
+        for item in sent:
+            keys += (item.box.keys.log, item.box.keys.meta)
+        packed = [b"".join(item.entries) for item in sent]
+        return len(keys), [*keys, self.max_events, self.log_ttl, _RUNNING_TTL, *packed]
+
+    async def _append_all(self, pipe: Any, sent: list[_Sent]) -> list[Any]:
+        """One Redis: every run in one script call, behind the registrations if any."""
         # EVALSHA, not the Script helper: in a pipeline that asks SCRIPT EXISTS first,
         # one more round trip per flush. A restarted Redis answers NOSCRIPT instead.
         # Most flushes register nothing: the call goes alone, without a pipeline's cost.
-        sha, call = self._append.sha, (*keys, *args)
+        count, call = self._call_args(sent)
         outcome: Any
         try:
             if pipe is None:
-                outcome = await self.redis.evalsha(sha, len(keys), *call)
+                outcome = await self.redis.evalsha(self._append.sha, count, *call)
             else:
-                pipe.evalsha(sha, len(keys), *call)
+                pipe.evalsha(self._append.sha, count, *call)
                 outcome = (await pipe.execute(raise_on_error=False))[-1]
         except RedisError as exc:
             outcome = exc
-        if isinstance(outcome, NoScriptError) and all(box.retries < 3 for _, box, _, _ in sent):
-            # Redis restarted and lost the script: load it and send these events again.
-            # The runs Redis knew before the restart are gone: that retry answers -1.
-            for _run_id, box, entries, ending in sent:
-                box.retries += 1
-                box.entries[:0] = entries
-                box.ending = box.ending or ending
-            await self._load_append()
-            self._wake.set()
-            return
-        for index, (run_id, box, _entries, ending) in enumerate(sent):
-            result = outcome if isinstance(outcome, Exception) else outcome[index]
-            self._settle(run_id, box, ending, result)
+        return [outcome] * len(sent) if isinstance(outcome, Exception) else list(outcome)
+
+    async def _append_per_shard(self, pipe: Any, sent: list[_Sent]) -> list[Any]:
+        """A cluster: registrations first, then one script call per shard, side by side."""
+        if pipe is not None:
+            try:
+                await pipe.execute()
+            except RedisError as exc:
+                return [exc] * len(sent)
+        cluster: Any = self.redis
+        shards: dict[str, tuple[Any, list[int]]] = {}
+        for index, item in enumerate(sent):
+            node = cluster.get_node_from_key(item.box.keys.log)
+            shards.setdefault(node.name, (node, []))[1].append(index)
+
+        async def call(node: Any, indexes: list[int]) -> list[Any]:
+            # No key declared: the script reads them from its arguments, after their count.
+            count, args = self._call_args([sent[i] for i in indexes])
+            try:
+                return list(
+                    await cluster.execute_command(
+                        "EVALSHA", self._append.sha, 0, count, *args, target_nodes=node
+                    )
+                )
+            except RedisError as exc:  # a shard down or moving: its runs end, not others'
+                return [exc] * len(indexes)
+
+        outcomes: list[Any] = [None] * len(sent)
+        replies = await asyncio.gather(*(call(node, ix) for node, ix in shards.values()))
+        for (_node, indexes), reply in zip(shards.values(), replies, strict=True):
+            for index, outcome in zip(indexes, reply, strict=True):
+                outcomes[index] = outcome
+        return outcomes
 
     def _settle(self, run_id: str, box: _Outbox, ending: bool, result: Any) -> None:
         run = self._runs.get(run_id)
@@ -276,7 +334,7 @@ class RedisRunManager(RunManager):
 
     async def _load_append(self) -> None:
         with contextlib.suppress(RedisError):
-            await self.redis.script_load(APPEND_SCRIPT)
+            await self.redis.script_load(self._append_script)
 
     async def _ended(self, run: Run) -> None:
         log = run.log
@@ -329,10 +387,14 @@ class RedisRunManager(RunManager):
             return False
         keys = self.keys(run.id)
         try:
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.set(keys.cancel, "1", ex=self.log_ttl)
-            pipe.publish(self._channel, f"run:{run.id}")
-            await pipe.execute()
+            if self._cluster:  # a cluster's pipeline refuses PUBLISH
+                await self.redis.set(keys.cancel, "1", ex=self.log_ttl)
+                await self.redis.publish(self._channel, f"run:{run.id}")
+            else:
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.set(keys.cancel, "1", ex=self.log_ttl)
+                pipe.publish(self._channel, f"run:{run.id}")
+                await pipe.execute()
         except RedisError as exc:
             REDIS_ERRORS.labels(operation="stop").inc()
             raise RunsUnavailable("The run log cannot be reached right now.") from exc

@@ -15,15 +15,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from ..metrics import REDIS_ERRORS
 from ..protocol import ErrorEvent, StreamEvent
+from ..redis_client import RedisClient
 from .log import EventLog
 
 __all__ = [
     "APPEND_SCRIPT",
+    "CLUSTER_APPEND_SCRIPT",
     "END_SCRIPT",
     "TERMINAL_TYPES",
     "RemoteEventLog",
@@ -58,12 +59,12 @@ class RunKeys:
 # arguments per event cost the worker more CPU to send (redis-py packs every
 # argument in Python) than the event cost to make. Returns, per run, 1 (written),
 # 0 (the run had already ended: nothing written) or -1 (the run is unknown: Redis
-# lost it). With Redis Cluster the keys of one call must share a shard: a call per shard.
-APPEND_SCRIPT = """
+# lost it). On a Redis Cluster a call holds one shard's runs (CLUSTER_APPEND_SCRIPT).
+_APPEND_BODY = """
 local results = {}
-for r = 1, #KEYS / 2 do
-  local log, meta = KEYS[2 * r - 1], KEYS[2 * r]
-  local packed = ARGV[3 + r]
+for r = 1, #K / 2 do
+  local log, meta = K[2 * r - 1], K[2 * r]
+  local packed = A[3 + r]
   local state = redis.call('HMGET', meta, 'owner', 'ended')
   if not state[1] then
     results[r] = -1
@@ -77,22 +78,36 @@ for r = 1, #KEYS / 2 do
       local seq, kind, size = string.match(string.sub(packed, at, head_end - 1),
                                            '^(%d+) (%S+) (%d+)$')
       at = head_end + 1 + tonumber(size)
-      redis.call('XADD', log, 'MAXLEN', '~', ARGV[1], seq .. '-0',
+      redis.call('XADD', log, 'MAXLEN', '~', A[1], seq .. '-0',
                  't', kind, 'd', string.sub(packed, head_end + 1, at - 1))
-      if seq == '1' then redis.call('EXPIRE', log, ARGV[3]) end
+      if seq == '1' then redis.call('EXPIRE', log, A[3]) end
       if kind == 'complete' or kind == 'error' or kind == 'cancelled'
         or kind == 'approval_requested' then ended = kind end
     end
     if ended then
       redis.call('HSET', meta, 'ended', ended)
-      redis.call('EXPIRE', log, ARGV[2])
-      redis.call('EXPIRE', meta, ARGV[2])
+      redis.call('EXPIRE', log, A[2])
+      redis.call('EXPIRE', meta, A[2])
     end
     results[r] = 1
   end
 end
 return results
 """
+
+APPEND_SCRIPT = "local K, A = KEYS, ARGV\n" + _APPEND_BODY
+
+CLUSTER_APPEND_SCRIPT = (
+    "#!lua flags=allow-cross-slot-keys\n"
+    "local n = tonumber(ARGV[1])\n"
+    "local K, A = {}, {}\n"
+    "for i = 1, n do K[i] = ARGV[1 + i] end\n"
+    "for i = n + 2, #ARGV do A[#A + 1] = ARGV[i] end\n"
+) + _APPEND_BODY
+"""APPEND_SCRIPT for the runs of one shard of a Redis Cluster (7.0 or later). Their keys
+sit on several slots of that shard, so none is declared (a cluster refuses declared keys
+of several slots): ARGV starts with the number of keys, then the keys, then APPEND_SCRIPT's
+arguments. Each run's own two keys share one slot (the `{run id}` hash tag)."""
 
 
 def pack_entry(seq: int, kind: str, data: bytes) -> bytes:
@@ -130,7 +145,7 @@ class RemoteEventLog(EventLog):
     it never waits forever.
     """
 
-    def __init__(self, redis: Redis, keys: RunKeys, *, last_seq: int, ended: bool) -> None:
+    def __init__(self, redis: RedisClient, keys: RunKeys, *, last_seq: int, ended: bool) -> None:
         self._redis = redis
         self._keys = keys
         self._last_seq = last_seq

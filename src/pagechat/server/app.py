@@ -30,6 +30,7 @@ from ..models.factory import model_from_settings
 from ..models.redact import install_log_redaction
 from ..pages import UnknownPage
 from ..quotas import MemoryQuotas, QuotaExceeded, Quotas
+from ..redis_client import RedisClient, connect_redis
 from ..runs import Draining, RunManager, RunsUnavailable
 from ..settings import Settings, get_settings
 from ..store.base import ChatStore
@@ -57,7 +58,6 @@ from .static import SpaStaticFiles
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
-    from redis.asyncio import Redis
 
     from ..mcp.tools import McpTools
 
@@ -234,14 +234,12 @@ def _web_dir(settings: Settings) -> Path | None:
     return packaged if (packaged / "index.html").is_file() else None
 
 
-def _redis(settings: Settings) -> Redis | None:
-    """The client of `REDIS_URL`, or None when it is not set (one process, in memory)."""
+def _redis(settings: Settings) -> RedisClient | None:
+    """The client of `REDIS_URL` (a cluster's with `PAGECHAT_REDIS_CLUSTER`), or None when
+    it is not set (one process, in memory)."""
     if settings.redis_url is None:
         return None
-    require_extra("redis", "REDIS_URL")
-    from redis.asyncio import Redis
-
-    return Redis.from_url(settings.redis_url)
+    return connect_redis(settings.redis_url, cluster=settings.redis_cluster)
 
 
 def _login_limiter(settings: Settings) -> LoginLimits:
