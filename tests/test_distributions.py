@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,11 +50,19 @@ def _clean_env(home: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     assert (REPO / "src/pagechat/web/index.html").is_file(), "build the UI first: make web"
+    # Built from a copy of the sources: setuptools' build/ folders stay out of the
+    # checkout, and nothing a former build left there can slip into these wheels.
+    source = tmp_path_factory.mktemp("source")
+    skip = shutil.ignore_patterns("__pycache__", "build", "*.egg-info")
+    for part in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / part, source / part)
+    shutil.copytree(REPO / "src", source / "src", ignore=skip)
+    shutil.copytree(REPO / "apps/horizon", source / "apps/horizon", ignore=skip)
     out = tmp_path_factory.mktemp("wheels")
     _run(
         sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-        "-w", out, REPO, REPO / "apps/horizon",
-        cwd=REPO, env=dict(os.environ),
+        "-w", out, source, source / "apps/horizon",
+        cwd=source, env=dict(os.environ),
     )  # fmt: skip
     return {path.name.split("-")[0]: path for path in out.glob("*.whl")}
 
