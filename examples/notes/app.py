@@ -51,8 +51,20 @@ def create_app(settings: Settings | None = None, *, model: ModelSource | None = 
         "notes",
         instructions="You help the user keep short notes. Save one only when they ask.",
         payloads=[
-            PayloadConfig("note", "NOTE:", 'Propose one as NOTE: {"title": .., "body": ..}', schema)
+            PayloadConfig(
+                type="note",
+                parse_marker="NOTE:",
+                llm_instructions='Propose one as NOTE: {"title": .., "body": ..}',
+                schema=schema,
+            )
         ],
-        tools=[ToolConfig("save_note", "Save a note for the user.", schema, save_note)],
+        tools=[
+            ToolConfig(
+                name="save_note",
+                description="Save a note for the user.",
+                input_schema=schema,
+                executor=save_note,
+            )
+        ],
     )
     return create_app_from_settings(settings, model=model)
