@@ -37,11 +37,12 @@ from .frontend_tools import offer_frontend_tools
 from .stored import end_if_unsaved
 from .turn import TurnRunner, TurnState, tool_context
 
-__all__ = ["ChatConfig", "ChatService"]
+__all__ = ["ChatConfig", "ChatService", "ModelSource"]
 
 logger = logging.getLogger(__name__)
 
 ModelSource = Model | Callable[[], Model]
+"""The app's model: one `Model`, or a function called for each turn to give it."""
 
 
 class ChatService:

@@ -86,7 +86,12 @@ def tool(
 def function_tool(function: Callable[..., Any], /, **options: Unpack[ToolOptions]) -> ToolConfig:
     """The `ToolConfig` of `function` (what `tool` and `ToolConfig.from_function` return)."""
     name = options.get("name", function.__name__)
-    hints = typing.get_type_hints(function, include_extras=True)
+    try:
+        hints = typing.get_type_hints(function, include_extras=True)
+    except NameError as exc:
+        # Annotations are resolved in the function's module: a name local to another
+        # function is out of reach (as for pydantic's own models).
+        raise TypeError(f"tool {name!r}: an annotation names what is not found: {exc}") from exc
     call = _Call.of(function, name, hints)
     payload = _payload_model(hints.get("return"))
     config = ToolConfig(

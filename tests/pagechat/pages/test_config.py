@@ -6,6 +6,7 @@ import jsonschema
 import pytest
 
 from pagechat.pages import ClientAction, PageConfig, PayloadConfig, ServerAction, TabConfig
+from pagechat.payloads import Payload
 from pagechat.tools import ToolConfig
 
 
@@ -36,8 +37,11 @@ def test_a_payload_may_not_claim_a_reserved_marker() -> None:
 
 def test_relevant_tabs_given_as_a_list_become_a_tuple() -> None:
     payload = PayloadConfig(
-        type="p", parse_marker="P:", llm_instructions="...", relevant_tabs=["a", "b"]
-    )  # type: ignore[arg-type]
+        type="p",
+        parse_marker="P:",
+        llm_instructions="...",
+        relevant_tabs=["a", "b"],  # type: ignore[arg-type]
+    )
     assert payload.relevant_tabs == ("a", "b")
     assert payload.offered_on("a") and not payload.offered_on("c") and not payload.offered_on(None)
 
@@ -100,3 +104,32 @@ def test_payloads_for_a_tab_are_the_unlimited_ones_and_that_tabs_own() -> None:
     assert page.payloads_for("retrieval") == (everywhere, retrieval)
     assert page.payloads_for("semantic") == (everywhere,)
     assert page.payloads_for(None) == (everywhere,)
+
+
+class _Plan(Payload):
+    """A plan card."""
+
+    payload_type = "plan"
+
+    steps: int
+
+
+def test_a_payload_config_for_a_model_takes_its_type_and_schema_from_it() -> None:
+    payload = PayloadConfig.for_model(
+        _Plan, marker="PLAN:", instructions="Propose a plan.", relevant_tabs=["a"], state_key="plan"
+    )
+
+    assert payload == PayloadConfig(
+        type="plan",
+        parse_marker="PLAN:",
+        llm_instructions="Propose a plan.",
+        schema=_Plan.payload_schema(),
+        relevant_tabs=("a",),
+        state_key="plan",
+    )
+
+
+def test_a_payload_config_is_keyword_only() -> None:
+    positional: Any = PayloadConfig
+    with pytest.raises(TypeError):
+        positional("plan", "PLAN:", "Propose a plan.")
