@@ -89,8 +89,8 @@ def function_tool(function: Callable[..., Any], /, **options: Unpack[ToolOptions
     try:
         hints = typing.get_type_hints(function, include_extras=True)
     except NameError as exc:
-        # Annotations are resolved in the function's module: a name local to another
-        # function is out of reach (as for pydantic's own models).
+        # Annotations are resolved in the function's module globals: a class made inside
+        # another function is out of reach. Said now, not at the first call.
         raise TypeError(f"tool {name!r}: an annotation names what is not found: {exc}") from exc
     call = _Call.of(function, name, hints)
     payload = _payload_model(hints.get("return"))
@@ -169,8 +169,14 @@ class _Call:
 
 
 def _is_context(hint: Any) -> bool:
-    if typing.get_origin(hint) is typing.Annotated:
-        hint = typing.get_args(hint)[0]
+    """Whether a parameter so annotated gets the context: `ToolContext`, also as
+    `ToolContext | None` or `Annotated[ToolContext, ...]`."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        return _is_context(typing.get_args(hint)[0])
+    if origin in (typing.Union, types.UnionType):
+        kinds = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        return len(kinds) == 1 and _is_context(kinds[0])
     return isinstance(hint, type) and issubclass(hint, ToolContext)
 
 

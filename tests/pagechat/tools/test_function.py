@@ -68,6 +68,7 @@ def test_the_input_schema_comes_from_the_signature_without_the_context() -> None
     def count_hits(
         query: Annotated[str, Field(description="What to look for.", min_length=1)],
         ctx: ToolContext,
+        context: ToolContext | None,
         source: Literal["local", "pubmed"] = "local",
         limit: int = 10,
         since: int | None = None,
