@@ -64,7 +64,9 @@ def _summary(ms: list[float]) -> dict[str, float]:
 
 async def _main(repeats: int) -> dict[str, Any]:
     schema = {"type": "object", "properties": {}}
-    register_tool(ToolConfig("sleepy", "Sleeps", schema, _sleepy))
+    register_tool(
+        ToolConfig(name="sleepy", description="Sleeps", input_schema=schema, executor=_sleepy)
+    )
     async with harness() as h:
         h.client.timeout = httpx.Timeout(10)
         model_ms = [await _one(h, ["streaming ", Pause(30), "never"]) for _ in range(repeats)]

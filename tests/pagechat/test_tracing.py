@@ -33,7 +33,11 @@ def _lookup(params: dict[str, Any], _ctx: ToolContext) -> str:
 @pytest.fixture
 def _tools() -> Iterator[None]:
     clear_tools()
-    register_tool(ToolConfig("lookup", "Look something up", QUERY, _lookup))
+    register_tool(
+        ToolConfig(
+            name="lookup", description="Look something up", input_schema=QUERY, executor=_lookup
+        )
+    )
     yield
     clear_tools()
 

@@ -255,7 +255,9 @@ async def test_a_tool_that_raises_is_an_error_result_and_the_answer_completes(
     live: Live, kind: str
 ) -> None:
     executor = _failing_executor(kind)
-    register_tool(ToolConfig("lookup", "Look up", QUERY, executor))
+    register_tool(
+        ToolConfig(name="lookup", description="Look up", input_schema=QUERY, executor=executor)
+    )
     live.script(["Let me look.", tool_call("lookup", {"q": "x"})], ["The lookup failed."])
 
     response, fs = await live.chat("Find x")
@@ -284,7 +286,15 @@ async def test_a_tool_that_hangs_past_its_timeout_is_stopped_and_the_answer_comp
     live: Live, probe: Probe, kind: str
 ) -> None:
     executor = _hanging_executor(kind, probe)
-    register_tool(ToolConfig("slow", "Slow", QUERY, executor, timeout=TOOL_TIMEOUT))
+    register_tool(
+        ToolConfig(
+            name="slow",
+            description="Slow",
+            input_schema=QUERY,
+            executor=executor,
+            timeout=TOOL_TIMEOUT,
+        )
+    )
     live.script([tool_call("slow", {"q": "x"})], ["It took too long."])
 
     response, fs = await live.chat("Run it")
@@ -308,7 +318,9 @@ async def test_stop_during_a_tool_stops_the_tool_and_keeps_the_partial_answer(
     live: Live, probe: Probe, kind: str
 ) -> None:
     executor = _hanging_executor(kind, probe)
-    register_tool(ToolConfig("slow", "Slow", QUERY, executor))
+    register_tool(
+        ToolConfig(name="slow", description="Slow", input_schema=QUERY, executor=executor)
+    )
     live.script(["Working on it.", tool_call("slow", {"q": "x"})], ["never shown"])
 
     async with live.client.stream(

@@ -523,7 +523,9 @@ async def test_nul_and_lone_surrogates_from_the_model_and_tools_are_stored_as_st
     live_on_each_database: Live,
 ) -> None:
     live = live_on_each_database
-    register_tool(ToolConfig("dump", "Dump a file", QUERY, _dump))
+    register_tool(
+        ToolConfig(name="dump", description="Dump a file", input_schema=QUERY, executor=_dump)
+    )
     live.script(
         ["Reading\x00 it ", tool_call("dump", {"q": "a\x00b"}, id="t1")],
         ["Done \ud83d\ude00 \udfff."],

@@ -96,15 +96,18 @@ async def world(live: Live) -> World:
         server_actions=[ServerAction("note", "Take a note", note)],
         payloads=[
             PayloadConfig(
-                "ledger_summary", "LEDGER_SUMMARY:", "A summary card.", schema={"type": "object"}
+                type="ledger_summary",
+                parse_marker="LEDGER_SUMMARY:",
+                llm_instructions="A summary card.",
+                schema={"type": "object"},
             )
         ],
         tools=[
             ToolConfig(
-                "close_ledger",
-                "Close the ledger.",
-                {"type": "object"},
-                lambda _params, _ctx: "Closed.",
+                name="close_ledger",
+                description="Close the ledger.",
+                input_schema={"type": "object"},
+                executor=lambda _params, _ctx: "Closed.",
                 requires_approval=True,
             )
         ],

@@ -90,10 +90,10 @@ def frontend_tool(name: str, description: str, parameters: Any) -> ToolConfig:
     if schema.get("type") != "object":
         raise FrontendToolError(f'Frontend tool {name!r} must take an object ("type": "object")')
     return ToolConfig(
-        name,
-        (description.strip() or name)[:_MAX_DESCRIPTION],
-        schema,
-        _not_here,
+        name=name,
+        description=(description.strip() or name)[:_MAX_DESCRIPTION],
+        input_schema=schema,
+        executor=_not_here,
         requires_approval=True,
         approval_reason="Runs in the client's page.",
         runs_in_client=True,

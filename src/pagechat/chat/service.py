@@ -38,11 +38,12 @@ from .turn import TurnRunner, TurnState, tool_context
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
 
-__all__ = ["ChatConfig", "ChatService"]
+__all__ = ["ChatConfig", "ChatService", "ModelSource"]
 
 logger = logging.getLogger(__name__)
 
 ModelSource = Model | Callable[[], Model]
+"""The app's model: one `Model`, or a function called for each turn to give it."""
 
 
 class ChatService:

@@ -105,10 +105,10 @@ def _tool_config(connection: McpConnection, tool: Tool) -> ToolConfig | None:
             yield item
 
     return ToolConfig(
-        name,
-        description,
-        schema,
-        execute,
+        name=name,
+        description=description,
+        input_schema=schema,
+        executor=execute,
         timeout=server.timeout,
         requires_approval=server.needs_approval(tool.name),
         approval_reason=f"Runs {tool.name} on the MCP server {server.name}.",

@@ -4,19 +4,23 @@ An app's page module registers its page when imported::
 
     register_page(
         "edit_stream",
-        payloads=[PayloadConfig("schema_proposal", "SCHEMA_PROPOSAL:", "...", schema=...)],
+        payloads=[
+            PayloadConfig.for_model(SchemaProposal, marker="SCHEMA_PROPOSAL:", instructions="...")
+        ],
         context_builder=build_context,
         client_actions=[ClientAction("switch_tab", "Open another tab", ("tab_name",))],
         tabs=[TabConfig("retrieval", tools=(TEST_QUERY,))],
     )
 
-and the app names its page modules once: `load_pages(["myapp.pages.edit_stream", ...])`.
+(`SchemaProposal` a `Payload` model, `TEST_QUERY` a `@tool` function) and the app names
+its page modules once: `load_pages(["myapp.pages.edit_stream", ...])`.
 For each turn, `prepare_turn(request.context, is_admin=...)` gives the system prompt,
 the tools and the payloads; a `ReplyParser` made from that setup turns the model's
 text deltas into the text to show and, at the end, the payloads, suggestions and
 actions of the reply.
 """
 
+from ..payloads import Payload
 from .chart import CHART_PAYLOAD
 from .choices import ChoiceBlock, ChoiceOption, find_choice_blocks
 from .config import (
@@ -70,6 +74,7 @@ __all__ = [
     "PageConfig",
     "PageRef",
     "ParsedReply",
+    "Payload",
     "PayloadConfig",
     "ReplyParser",
     "ReplyStreamFilter",

@@ -6,12 +6,14 @@ a page module fails at import (when the app starts), not in a user's turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import builtins
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
 
+from ..payloads import Payload
 from ..tools.types import ToolConfig
 from .stream import check_markers
 
@@ -43,10 +45,13 @@ ContextBuilder = Callable[[dict[str, Any]], str]
 """Turns the page state the browser sent (`ChatRequest.context`) into prompt text."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PayloadConfig:
-    """Structured output the model may write as `MARKER: {json}`.
+    """Structured output the model may write as `MARKER: {json}`: the low-level form,
+    keyword-only. From a `Payload` model, `PayloadConfig.for_model` is the usual way.
 
+    `type` names the payload (the card the browser shows); `parse_marker` is the marker
+    the model writes before the JSON, and `llm_instructions` tell it when and how.
     `schema` (JSON Schema) validates the data; `None` accepts any JSON.
     `relevant_tabs` limits the payload to those tabs; `None` offers it on all.
     `state_key` declares the payload a change of the page's shared state: AG-UI
@@ -73,7 +78,28 @@ class PayloadConfig:
         if self.relevant_tabs is not None and not isinstance(self.relevant_tabs, tuple):
             object.__setattr__(self, "relevant_tabs", tuple(self.relevant_tabs))
 
+    @classmethod
+    def for_model(
+        cls,
+        model: builtins.type[Payload],
+        *,
+        marker: str,
+        instructions: str,
+        relevant_tabs: Iterable[str] | None = None,
+        state_key: str | None = None,
+    ) -> PayloadConfig:
+        """The payload whose type (`payload_type`) and schema come from `model`."""
+        return cls(
+            type=model.payload_type,
+            parse_marker=marker,
+            llm_instructions=instructions,
+            schema=model.payload_schema(),
+            relevant_tabs=tuple(relevant_tabs) if relevant_tabs is not None else None,
+            state_key=state_key,
+        )
+
     def offered_on(self, tab: str | None) -> bool:
+        """Whether the model is told about this payload on `tab` (`relevant_tabs`)."""
         return self.relevant_tabs is None or (tab is not None and tab in self.relevant_tabs)
 
 
@@ -180,9 +206,11 @@ class PageConfig:
             raise ValueError(f"{where}: context_budget must be positive")
 
     def tab(self, name: str | None) -> TabConfig | None:
+        """The page's tab of that name, if it has one."""
         return next((t for t in self.tabs if t.name == name), None)
 
     def payloads_for(self, tab: str | None) -> tuple[PayloadConfig, ...]:
+        """The payloads offered on `tab`."""
         return tuple(p for p in self.payloads if p.offered_on(tab))
 
     def all_client_actions(self) -> tuple[ClientAction, ...]:
@@ -191,9 +219,11 @@ class PageConfig:
         return (CLOSE_CHAT, *own)
 
     def client_action(self, name: str) -> ClientAction | None:
+        """The client action of that name (`close_chat` included), if the page has it."""
         return next((a for a in self.all_client_actions() if a.action == name), None)
 
     def server_action(self, name: str) -> ServerAction | None:
+        """The server action of that name, if the page has it."""
         return next((a for a in self.server_actions if a.action == name), None)
 
 

@@ -1,5 +1,6 @@
 """The HTTP layer: app factory, dependencies, routes."""
 
+from ..chat import ModelSource
 from .app import StartupHook, create_app, create_app_from_settings
 from .deps import (
     Authenticator,
@@ -16,6 +17,7 @@ __all__ = [
     "Authenticator",
     "ChatServiceDep",
     "CurrentUser",
+    "ModelSource",
     "OptionalSessionDep",
     "RunsDep",
     "SessionDep",

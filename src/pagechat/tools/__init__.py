@@ -1,8 +1,11 @@
-"""Tools the model can call: configuration, results, progress, the registry."""
+"""Tools the model can call: typed functions (`@tool`), configuration, results, progress,
+the registry."""
 
+from ..payloads import Payload
 from .chart import CHART, ChartSpecError, chart_payload, validate_chart_spec
 from .choices import PRESENT_CHOICES, choices_block
 from .execute import execute_tool, schema_error, validation_error
+from .function import ToolOptions, tool
 from .registry import (
     clear_tools,
     get_tool,
@@ -18,9 +21,11 @@ __all__ = [
     "CHART",
     "PRESENT_CHOICES",
     "ChartSpecError",
+    "Payload",
     "ToolConfig",
     "ToolContext",
     "ToolExecutor",
+    "ToolOptions",
     "ToolProgress",
     "ToolResult",
     "chart_payload",
@@ -33,6 +38,7 @@ __all__ = [
     "registered_tools",
     "restore_tools",
     "schema_error",
+    "tool",
     "unregister_tool",
     "validate_chart_spec",
     "validation_error",

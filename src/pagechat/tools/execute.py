@@ -16,7 +16,9 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from ..payloads import Payload
 from .chart import ChartSpecError, checked_payload
+from .function import model_error
 from .repair import check_payload_data, payload_error, schema_error
 from .types import ToolConfig, ToolContext, ToolProgress, ToolResult
 
@@ -28,8 +30,16 @@ _DONE = object()
 
 
 def validation_error(tool: ToolConfig, params: dict[str, Any]) -> str | None:
-    """Why `params` does not satisfy the tool's `input_schema`, or None."""
-    return schema_error(tool.input_schema, params)
+    """Why `params` is not valid input for the tool, or None.
+
+    `input_schema` is checked first: it is what the model was shown, and stricter than
+    pydantic's lax mode. A tool with an `input_model` has it validate too, and when it
+    refuses, its message is the one given, as it names every bad field, not the first.
+    """
+    problem = schema_error(tool.input_schema, params)
+    if tool.input_model is None:
+        return problem
+    return model_error(tool.input_model, params) or problem
 
 
 def _card(tool: ToolConfig, payload: Any) -> dict[str, Any] | None:
@@ -56,6 +66,9 @@ def _card(tool: ToolConfig, payload: Any) -> dict[str, Any] | None:
 def _as_result(value: Any) -> ToolResult:
     if isinstance(value, ToolResult):
         return value
+    if isinstance(value, Payload):
+        # The model reads the data; the user sees the card.
+        return ToolResult(value.model_dump_json(by_alias=True), payload=value)
     if value is None:
         return ToolResult("")
     return ToolResult(value if isinstance(value, str) else str(value))

@@ -29,14 +29,17 @@ def register_tool(tool: ToolConfig) -> ToolConfig:
 
 
 def unregister_tool(name: str) -> None:
+    """Stop offering the tool of that name everywhere (no error if there is none)."""
     _TOOLS.pop(name, None)
 
 
 def get_tool(name: str) -> ToolConfig | None:
+    """The registered tool of that name, if any."""
     return _TOOLS.get(name)
 
 
 def global_tools() -> list[ToolConfig]:
+    """The tools offered on every page, in the order they were registered."""
     return list(_TOOLS.values())
 
 

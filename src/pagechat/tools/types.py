@@ -5,18 +5,38 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Unpack
+
+from pydantic import BaseModel
+
+from ..payloads import Payload
+
+if TYPE_CHECKING:
+    from .function import ToolOptions
 
 __all__ = ["ToolConfig", "ToolContext", "ToolExecutor", "ToolProgress", "ToolResult"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ToolResult:
-    """A tool's answer: `text` for the model, `payload` (`{type, data}`) for a UI card."""
+    """A tool's answer: `text` for the model, `payload` (`{type, data}`) for a UI card.
+
+    `payload` may be given as a `Payload` model; it is kept as its `as_payload()` dict.
+    """
 
     text: str
-    payload: dict[str, Any] | None = None
-    is_error: bool = False
+    payload: dict[str, Any] | None
+    is_error: bool
+
+    def __init__(
+        self, text: str, payload: dict[str, Any] | Payload | None = None, is_error: bool = False
+    ) -> None:
+        if isinstance(payload, Payload):
+            payload = payload.as_payload()
+        # The class is frozen: set the fields as dataclasses' own __init__ does.
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "payload", payload)
+        object.__setattr__(self, "is_error", is_error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +69,7 @@ class ToolContext:
 
     @property
     def current_page(self) -> str | None:
+        """The page the user is on (`page_context["current_page"]`), if the browser said."""
         page = self.page_context.get("current_page")
         return page if isinstance(page, str) else None
 
@@ -59,8 +80,30 @@ async) generator that yields `ToolProgress` and ends by yielding a `ToolResult` 
 a `str` (a sync generator may also `return` it)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ToolConfig:
+    """A tool the model can call: the low-level form, keyword-only.
+
+    Most tools are typed functions made into a config by `@tool` (or
+    `ToolConfig.from_function`), which fills `input_schema`, `input_model` and
+    `payload_schema` from the signature. Built by hand:
+
+    * `name` and `description` are what the model sees; `input_schema` (a JSON Schema
+      object) describes the input and checks every call before it runs.
+    * `executor(input, context)` does the work (see `ToolExecutor`): plain or async, or a
+      generator that yields `ToolProgress` and ends with its result.
+    * `input_model`, when set, validates the input after `input_schema`; its errors are
+      invalid input too, read by the model with the bad fields named.
+    * `payload_schema` is the JSON Schema of the `data` of the payloads the tool returns:
+      each result's payload is checked against it, repaired where the meaning is
+      unambiguous, and shown as a `payload_error` card when it cannot be used, instead of
+      a card the browser cannot render (`pagechat.tools.repair`). `None` checks nothing
+      but that the payload has a `type`.
+
+    Invalid input, an exception, a timeout: each becomes an error result the model reads
+    (`is_error`), and the run goes on (`execute_tool`).
+    """
+
     name: str
     description: str
     input_schema: dict[str, Any]
@@ -83,6 +126,18 @@ class ToolConfig:
     result_is_answer: bool = False
     """A successful result's text is shown as the end of the answer itself, with no card,
     and the turn ends there: the model is not called again (`present_choices`)."""
+    input_model: type[BaseModel] | None = None
+    """A pydantic model of the input, validated after `input_schema` (set by `tool`)."""
+
+    @classmethod
+    def from_function(
+        cls, function: Callable[..., Any], /, **options: Unpack[ToolOptions]
+    ) -> ToolConfig:
+        """The tool that calls `function` with its validated arguments (see `tool`)."""
+        # Imported here: the function tool module builds on this one.
+        from .function import function_tool
+
+        return function_tool(function, **options)
 
     def approval_needed(self, params: dict[str, Any]) -> str | None:
         """The reason to ask before running with these (already validated) `params`, or None."""
@@ -98,4 +153,5 @@ class ToolConfig:
         return f"{first}." if first else f"Run {self.name}."
 
     def allowed_for(self, *, is_admin: bool) -> bool:
+        """Whether to offer the tool to this user (`required_role`)."""
         return self.required_role is None or (self.required_role == "admin" and is_admin)

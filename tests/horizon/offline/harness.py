@@ -199,7 +199,12 @@ def chart_stream(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
 
 
 def _tool(spec: ToolSpec, executor: Any) -> ToolConfig:
-    return ToolConfig(spec.name, spec.description, spec.input_schema, executor)
+    return ToolConfig(
+        name=spec.name,
+        description=spec.description,
+        input_schema=spec.input_schema,
+        executor=executor,
+    )
 
 
 TOOLS: tuple[ToolConfig, ...] = (

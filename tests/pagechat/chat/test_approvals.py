@@ -48,19 +48,19 @@ def _tools(deleted: list[int]) -> Iterator[None]:
     schema = {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}
     register_tool(
         ToolConfig(
-            "delete_report",
-            "Delete a report. It cannot be undone.",
-            schema,
-            delete_report,
+            name="delete_report",
+            description="Delete a report. It cannot be undone.",
+            input_schema=schema,
+            executor=delete_report,
             requires_approval=True,
         )
     )
     register_tool(
         ToolConfig(
-            "search",
-            "Search articles",
-            {"type": "object", "properties": {"online": {"type": "boolean"}}},
-            search,
+            name="search",
+            description="Search articles",
+            input_schema={"type": "object", "properties": {"online": {"type": "boolean"}}},
+            executor=search,
             requires_approval=lambda params: bool(params.get("online")),
             approval_reason=lambda params: "Searches PubMed online.",
         )
@@ -416,7 +416,12 @@ async def test_payloads_written_before_an_approval_pause_end_the_resumed_answer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(pagechat.pages.registry, "_PAGES", {})
-    register_page("reports", payloads=[PayloadConfig("note", "NOTE:", "Leave a note.")])
+    register_page(
+        "reports",
+        payloads=[
+            PayloadConfig(type="note", parse_marker="NOTE:", llm_instructions="Leave a note.")
+        ],
+    )
     replies.append(
         [
             'Before I delete it: NOTE: {"keep": "a copy"}\n',

@@ -24,8 +24,16 @@ def _secret(_params: dict[str, Any], _ctx: ToolContext) -> str:
 
 
 def create_app() -> FastAPI:
-    register_tool(ToolConfig("shout", "Say it louder", _TEXT, _shout))
     register_tool(
-        ToolConfig("secret", "Admins only", {"type": "object"}, _secret, required_role="admin")
+        ToolConfig(name="shout", description="Say it louder", input_schema=_TEXT, executor=_shout)
+    )
+    register_tool(
+        ToolConfig(
+            name="secret",
+            description="Admins only",
+            input_schema={"type": "object"},
+            executor=_secret,
+            required_role="admin",
+        )
     )
     return create_app_from_settings()

@@ -32,9 +32,12 @@ SCHEMA_PROPOSAL = PayloadConfig(
         "required": ["name"],
     },
 )
-ANY_NOTE = PayloadConfig("note", "NOTE:", "Leave a note.")
+ANY_NOTE = PayloadConfig(type="note", parse_marker="NOTE:", llm_instructions="Leave a note.")
 RETRIEVAL = PayloadConfig(
-    "retrieval_proposal", "RETRIEVAL_PROPOSAL:", "Propose queries.", relevant_tabs=("retrieval",)
+    type="retrieval_proposal",
+    parse_marker="RETRIEVAL_PROPOSAL:",
+    llm_instructions="Propose queries.",
+    relevant_tabs=("retrieval",),
 )
 
 UI_TOOL_MARKER = re.compile(r"\[\[tool:(\d+)\]\]")

@@ -19,8 +19,17 @@ def _noop(data: dict[str, Any], context: Any) -> None:
 PAGE = PageConfig(
     "edit_stream",
     payloads=(
-        PayloadConfig("schema_proposal", "SCHEMA_PROPOSAL:", "PROPOSE SCHEMAS LIKE THIS."),
-        PayloadConfig("retrieval", "RETRIEVAL:", "PROPOSE QUERIES.", relevant_tabs=("retrieval",)),
+        PayloadConfig(
+            type="schema_proposal",
+            parse_marker="SCHEMA_PROPOSAL:",
+            llm_instructions="PROPOSE SCHEMAS LIKE THIS.",
+        ),
+        PayloadConfig(
+            type="retrieval",
+            parse_marker="RETRIEVAL:",
+            llm_instructions="PROPOSE QUERIES.",
+            relevant_tabs=("retrieval",),
+        ),
     ),
     client_actions=(ClientAction("switch_tab", "Open another tab.", ("tab_name",)),),
     server_actions=(ServerAction("apply_schema", "Apply the proposed schema.", _noop),),

@@ -16,7 +16,13 @@ from pagechat.tools import PRESENT_CHOICES, ToolConfig, register_tool
 
 
 def _tool(name: str, description: str = "A tool.", role: str | None = None) -> ToolConfig:
-    return ToolConfig(name, description, {"type": "object"}, lambda p, c: "ok", required_role=role)
+    return ToolConfig(
+        name=name,
+        description=description,
+        input_schema={"type": "object"},
+        executor=lambda p, c: "ok",
+        required_role=role,
+    )
 
 
 def _names(tools: list[ToolConfig]) -> list[str]:
@@ -66,8 +72,10 @@ def test_present_choices_comes_back_when_a_gated_override_hides_it() -> None:
 
 
 def test_payloads_follow_the_active_tab() -> None:
-    everywhere = PayloadConfig("a", "A:", "")
-    retrieval = PayloadConfig("b", "B:", "", relevant_tabs=("retrieval",))
+    everywhere = PayloadConfig(type="a", parse_marker="A:", llm_instructions="")
+    retrieval = PayloadConfig(
+        type="b", parse_marker="B:", llm_instructions="", relevant_tabs=("retrieval",)
+    )
     register_page("edit", payloads=[everywhere, retrieval])
     on_tab = prepare_turn({"current_page": "edit", "active_tab": "retrieval"}, is_admin=False)
     no_tab = prepare_turn({"current_page": "edit"}, is_admin=False)

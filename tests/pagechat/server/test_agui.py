@@ -114,7 +114,7 @@ async def test_a_tool_call_is_told_with_its_arguments_and_result(h: Harness) -> 
     def echo(params: dict[str, Any], _ctx: ToolContext) -> str:
         return f"echo:{params['q']}"
 
-    register_tool(ToolConfig("echo", "Echo", QUERY, echo))
+    register_tool(ToolConfig(name="echo", description="Echo", input_schema=QUERY, executor=echo))
     h.script(["Let me check.", tool_call("echo", {"q": "CRISPR"}, id="call-7")], ["Found it."])
     events = await _run(h, _input())
     assert _types(events) == [
@@ -237,8 +237,15 @@ async def test_a_payload_the_page_declares_as_state_is_a_state_delta(h: Harness)
     register_page(
         "drafts",
         payloads=[
-            PayloadConfig("draft", "DRAFT:", "Write DRAFT: {json}.", state_key="draft/next"),
-            PayloadConfig("note", "NOTE:", "Write NOTE: {json}."),
+            PayloadConfig(
+                type="draft",
+                parse_marker="DRAFT:",
+                llm_instructions="Write DRAFT: {json}.",
+                state_key="draft/next",
+            ),
+            PayloadConfig(
+                type="note", parse_marker="NOTE:", llm_instructions="Write NOTE: {json}."
+            ),
         ],
     )
     h.script(['Here.\nDRAFT: {"title": "Apollo"}\nNOTE: {"text": "only a note"}'])

@@ -235,7 +235,14 @@ async def test_a_client_error_reaches_the_model_as_a_tool_error(
 async def test_a_frontend_tool_that_is_not_usable_is_422_before_anything_is_stored(
     client: httpx.AsyncClient, alice: Account, tool: dict[str, Any], says: str
 ) -> None:
-    register_tool(ToolConfig("search", "Search", {"type": "object"}, lambda p, c: "found"))
+    register_tool(
+        ToolConfig(
+            name="search",
+            description="Search",
+            input_schema={"type": "object"},
+            executor=lambda p, c: "found",
+        )
+    )
 
     response = await client.post(
         "/api/agui/ledger", json=_body([ASK], tools=[tool]), headers=alice.headers

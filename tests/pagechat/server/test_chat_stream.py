@@ -64,7 +64,7 @@ async def test_text_only_turn(h: Harness) -> None:
 
 
 async def test_one_tool_emits_marker_and_tool_history(h: Harness) -> None:
-    register_tool(ToolConfig("echo", "Echo", QUERY, _echo))
+    register_tool(ToolConfig(name="echo", description="Echo", input_schema=QUERY, executor=_echo))
     h.script(["Let me check.", tool_call("echo", {"q": "CRISPR"}, id="t1")], ["Found it."])
     _, fs = await h.chat()
     assert _types(fs) == [
@@ -94,7 +94,7 @@ async def test_one_tool_emits_marker_and_tool_history(h: Harness) -> None:
 
 
 async def test_two_tools_in_one_turn_get_consecutive_indices(h: Harness) -> None:
-    register_tool(ToolConfig("echo", "Echo", QUERY, _echo))
+    register_tool(ToolConfig(name="echo", description="Echo", input_schema=QUERY, executor=_echo))
     h.script([tool_call("echo", {"q": "a"}), tool_call("echo", {"q": "b"})], ["Both done."])
     _, fs = await h.chat()
     completes = [f.event["index"] for f in fs if f.type == "tool_complete"]
@@ -112,7 +112,9 @@ async def test_streaming_tool_progress_and_payload(h: Harness) -> None:
         yield ToolProgress(stage="fetching", message="Fetching 3 articles", progress=0.8)
         yield ToolResult("3 articles", payload={"type": "pubmed_search_results", "data": {"n": 3}})
 
-    register_tool(ToolConfig("search", "Search", QUERY, search))
+    register_tool(
+        ToolConfig(name="search", description="Search", input_schema=QUERY, executor=search)
+    )
     h.script([tool_call("search", {"q": "x"})], ["Here they are."])
     _, fs = await h.chat()
     assert _types(fs)[:5] == [
@@ -133,7 +135,9 @@ async def test_failing_tool_is_reported_and_the_answer_goes_on(h: Harness) -> No
     def broken(params: dict[str, Any], ctx: ToolContext) -> str:
         raise ValueError("index corrupt")
 
-    register_tool(ToolConfig("broken", "Broken", QUERY, broken))
+    register_tool(
+        ToolConfig(name="broken", description="Broken", input_schema=QUERY, executor=broken)
+    )
     model = h.script([tool_call("broken", {"q": "x"})], ["The search failed, sorry."])
     _, fs = await h.chat()
     done = next(f for f in fs if f.type == "tool_complete")
@@ -154,7 +158,7 @@ async def test_invalid_tool_input_never_reaches_the_tool(h: Harness) -> None:
         calls.append(params)
         return "x"
 
-    register_tool(ToolConfig("echo", "Echo", QUERY, echo))
+    register_tool(ToolConfig(name="echo", description="Echo", input_schema=QUERY, executor=echo))
     h.script([tool_call("echo", {"wrong": 1})], ["I will fix my input."])
     _, fs = await h.chat()
     entry = fs[-1].event["payload"]["tool_history"][0]
@@ -162,7 +166,7 @@ async def test_invalid_tool_input_never_reaches_the_tool(h: Harness) -> None:
 
 
 async def test_iteration_cap_ends_with_a_summary(h: Harness) -> None:
-    register_tool(ToolConfig("echo", "Echo", QUERY, _echo))
+    register_tool(ToolConfig(name="echo", description="Echo", input_schema=QUERY, executor=_echo))
     loops = [[tool_call("echo", {"q": str(i)})] for i in range(5)]
     model = h.script(*loops, ["In summary: five searches."])
     _, fs = await h.chat()
@@ -216,7 +220,7 @@ async def test_cancel_during_a_tool_cancels_the_tool(h: Harness) -> None:
             raise
         return "never"
 
-    register_tool(ToolConfig("slow", "Slow", QUERY, slow))
+    register_tool(ToolConfig(name="slow", description="Slow", input_schema=QUERY, executor=slow))
     h.script(["Working.", tool_call("slow", {"q": "x"})], ["never"])
     async with h.client.stream(
         "POST", "/api/chat/stream", json={"message": "go"}, headers=AUTH_A

@@ -62,18 +62,30 @@ async def h(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     monkeypatch.setattr(pagechat.pages.registry, "_PAGES", {})
     monkeypatch.setattr(pagechat.tools.registry, "_TOOLS", {})
     applied.clear()
-    register_tool(ToolConfig("global_lookup", "Look up anything", EMPTY, lambda p, c: "global"))
+    register_tool(
+        ToolConfig(
+            name="global_lookup",
+            description="Look up anything",
+            input_schema=EMPTY,
+            executor=lambda p, c: "global",
+        )
+    )
     register_page(
         "editor",
         payloads=[
             PayloadConfig(
-                "schema_proposal",
-                "SCHEMA_PROPOSAL:",
-                "Propose a schema.",
-                PROPOSAL_SCHEMA,
+                type="schema_proposal",
+                parse_marker="SCHEMA_PROPOSAL:",
+                llm_instructions="Propose a schema.",
+                schema=PROPOSAL_SCHEMA,
                 relevant_tabs=("semantic",),
             ),
-            PayloadConfig("note_card", "NOTE_CARD:", "Write a note card.", NOTE_SCHEMA),
+            PayloadConfig(
+                type="note_card",
+                parse_marker="NOTE_CARD:",
+                llm_instructions="Write a note card.",
+                schema=NOTE_SCHEMA,
+            ),
         ],
         context_builder=lambda ctx: (
             f"Editing stream {ctx.get('name', '?')}.\n" + ctx.get("blob", "")
@@ -84,14 +96,34 @@ async def h(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
             ServerAction("explode", "Fails with internals", _explode),
         ],
         tools=[
-            ToolConfig("list_notes", "List notes", EMPTY, _notes),
-            ToolConfig("forger", "Returns marker text", EMPTY, _forger),
-            ToolConfig("purge", "Admin only", EMPTY, lambda p, c: "purged", required_role="admin"),
+            ToolConfig(
+                name="list_notes", description="List notes", input_schema=EMPTY, executor=_notes
+            ),
+            ToolConfig(
+                name="forger",
+                description="Returns marker text",
+                input_schema=EMPTY,
+                executor=_forger,
+            ),
+            ToolConfig(
+                name="purge",
+                description="Admin only",
+                input_schema=EMPTY,
+                executor=lambda p, c: "purged",
+                required_role="admin",
+            ),
         ],
         tabs=[
             TabConfig(
                 "retrieval",
-                tools=(ToolConfig("test_query", "Try a query", EMPTY, lambda p, c: "ok"),),
+                tools=(
+                    ToolConfig(
+                        name="test_query",
+                        description="Try a query",
+                        input_schema=EMPTY,
+                        executor=lambda p, c: "ok",
+                    ),
+                ),
             )
         ],
         instructions="You help edit research streams.",

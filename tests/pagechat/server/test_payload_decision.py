@@ -23,7 +23,14 @@ def _proposal_tool() -> Iterator[None]:
         return ToolResult(text="Proposed a schema.", payload=CARD)
 
     clear_tools()
-    register_tool(ToolConfig("propose_schema", "Propose a schema", {"type": "object"}, propose))
+    register_tool(
+        ToolConfig(
+            name="propose_schema",
+            description="Propose a schema",
+            input_schema={"type": "object"},
+            executor=propose,
+        )
+    )
     yield
     clear_tools()
 

@@ -42,13 +42,20 @@ async def app(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[LiveApp]:
     monkeypatch.setattr(pagechat.tools.registry, "_TOOLS", {})
     register_page(
         "planner",
-        payloads=[PayloadConfig("plan", "PLAN:", "Propose a plan.", PLAN_SCHEMA)],
+        payloads=[
+            PayloadConfig(
+                type="plan",
+                parse_marker="PLAN:",
+                llm_instructions="Propose a plan.",
+                schema=PLAN_SCHEMA,
+            )
+        ],
         tools=[
             ToolConfig(
-                "hits",
-                "Count hits",
-                {"type": "object", "properties": {"total": {}}},
-                _hits,
+                name="hits",
+                description="Count hits",
+                input_schema={"type": "object", "properties": {"total": {}}},
+                executor=_hits,
                 payload_schema=HITS_SCHEMA,
             )
         ],

@@ -42,7 +42,9 @@ async def test_a_tool_turn_through_the_real_sdk(h: Harness) -> None:
         return f"looked up {params['q']}"
 
     schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
-    register_tool(ToolConfig("lookup", "Look up", schema, lookup))
+    register_tool(
+        ToolConfig(name="lookup", description="Look up", input_schema=schema, executor=lookup)
+    )
     with FakeAnthropic(
         reply("Let me ", "look.", ToolUse("lookup", {"q": "CRISPR"}, id="toolu_1")),
         reply("It is ", "gene editing."),

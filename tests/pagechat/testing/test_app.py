@@ -19,7 +19,14 @@ async def _echo(data: dict[str, Any], ctx: ToolContext) -> ToolResult:
 
 def _leaky_app(settings: Settings | None = None, *, model: Any = None) -> FastAPI:
     register_page("leaky", instructions="A page only this app has.")
-    register_tool(ToolConfig("leaky_tool", "A tool only this app has.", {"type": "object"}, _echo))
+    register_tool(
+        ToolConfig(
+            name="leaky_tool",
+            description="A tool only this app has.",
+            input_schema={"type": "object"},
+            executor=_echo,
+        )
+    )
     return create_app_from_settings(settings, model=model)
 
 

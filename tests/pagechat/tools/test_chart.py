@@ -75,7 +75,12 @@ def test_a_spec_is_bounded_in_size_and_depth() -> None:
 
 
 async def _run(payload: dict[str, Any]) -> ToolResult:
-    tool = ToolConfig("plot", "plot", {"type": "object"}, lambda p, c: ToolResult("done", payload))
+    tool = ToolConfig(
+        name="plot",
+        description="plot",
+        input_schema={"type": "object"},
+        executor=lambda p, c: ToolResult("done", payload),
+    )
     results = [r async for r in execute_tool(tool, {}, ToolContext()) if isinstance(r, ToolResult)]
     return results[-1]
 

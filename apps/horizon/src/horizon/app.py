@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from pagechat.chat.service import ModelSource
 from pagechat.pages import load_pages
-from pagechat.server import create_app_from_settings
+from pagechat.server import ModelSource, create_app_from_settings
 from pagechat.settings import Settings
 
 from .api import ROUTERS

@@ -59,9 +59,9 @@ _FIELDS = "name, purpose, topics, entities, inclusion_notes, exclusion_notes, qu
 
 _PAYLOADS = (
     PayloadConfig(
-        SCHEMA_PROPOSAL.type,
-        SCHEMA_PROPOSAL.marker,
-        payload_instructions(
+        type=SCHEMA_PROPOSAL.type,
+        parse_marker=SCHEMA_PROPOSAL.marker,
+        llm_instructions=payload_instructions(
             SCHEMA_PROPOSAL,
             when="the user asks to write, improve or change the stream's semantic space: its "
             "name, purpose, topics, entities, or inclusion and exclusion notes.",
@@ -77,9 +77,9 @@ _PAYLOADS = (
         relevant_tabs=("semantic",),
     ),
     PayloadConfig(
-        VALIDATION_RESULTS.type,
-        VALIDATION_RESULTS.marker,
-        payload_instructions(
+        type=VALIDATION_RESULTS.type,
+        parse_marker=VALIDATION_RESULTS.marker,
+        llm_instructions=payload_instructions(
             VALIDATION_RESULTS,
             when="the user asks you to check, review or validate the stream (any layer).",
             fields=f"""\
@@ -90,9 +90,9 @@ _PAYLOADS = (
         schema=VALIDATION_RESULTS.schema,
     ),
     PayloadConfig(
-        RETRIEVAL_PROPOSAL.type,
-        RETRIEVAL_PROPOSAL.marker,
-        payload_instructions(
+        type=RETRIEVAL_PROPOSAL.type,
+        parse_marker=RETRIEVAL_PROPOSAL.marker,
+        llm_instructions=payload_instructions(
             RETRIEVAL_PROPOSAL,
             when="the user asks for search queries, or to widen, narrow or fix retrieval.",
             fields="""\
@@ -105,9 +105,9 @@ _PAYLOADS = (
         relevant_tabs=("retrieval",),
     ),
     PayloadConfig(
-        PRESENTATION_CATEGORIES.type,
-        PRESENTATION_CATEGORIES.marker,
-        payload_instructions(
+        type=PRESENTATION_CATEGORIES.type,
+        parse_marker=PRESENTATION_CATEGORIES.marker,
+        llm_instructions=payload_instructions(
             PRESENTATION_CATEGORIES,
             when="the user asks how to group or categorise the articles of the stream's reports.",
             fields="""\

@@ -35,9 +35,9 @@ _FIELDS = "name, purpose, topics, entities, inclusion_notes, exclusion_notes, qu
 
 _PAYLOADS = (
     PayloadConfig(
-        STREAM_TEMPLATE.type,
-        STREAM_TEMPLATE.marker,
-        payload_instructions(
+        type=STREAM_TEMPLATE.type,
+        parse_marker=STREAM_TEMPLATE.marker,
+        llm_instructions=payload_instructions(
             STREAM_TEMPLATE,
             when="the user asks for a template, an example, or a whole stream drafted for a "
             "research area.",
@@ -52,9 +52,9 @@ _PAYLOADS = (
         schema=STREAM_TEMPLATE.schema,
     ),
     PayloadConfig(
-        TOPIC_SUGGESTIONS.type,
-        TOPIC_SUGGESTIONS.marker,
-        payload_instructions(
+        type=TOPIC_SUGGESTIONS.type,
+        parse_marker=TOPIC_SUGGESTIONS.marker,
+        llm_instructions=payload_instructions(
             TOPIC_SUGGESTIONS,
             when="the user asks which topics to add, or for more or better topics.",
             fields="""\
@@ -64,9 +64,9 @@ _PAYLOADS = (
         schema=TOPIC_SUGGESTIONS.schema,
     ),
     PayloadConfig(
-        VALIDATION_FEEDBACK.type,
-        VALIDATION_FEEDBACK.marker,
-        payload_instructions(
+        type=VALIDATION_FEEDBACK.type,
+        parse_marker=VALIDATION_FEEDBACK.marker,
+        llm_instructions=payload_instructions(
             VALIDATION_FEEDBACK,
             when="the user asks whether the draft is complete, good enough, or ready to create.",
             fields=f"""\

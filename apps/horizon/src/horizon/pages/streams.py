@@ -34,9 +34,9 @@ CREATE_STREAM = ClientAction("create_stream", "Open the page that creates a new 
 
 _PAYLOADS = (
     PayloadConfig(
-        STREAM_SUGGESTIONS.type,
-        STREAM_SUGGESTIONS.marker,
-        payload_instructions(
+        type=STREAM_SUGGESTIONS.type,
+        parse_marker=STREAM_SUGGESTIONS.marker,
+        llm_instructions=payload_instructions(
             STREAM_SUGGESTIONS,
             when="the user asks which new streams to create, or for stream ideas.",
             fields="""\
@@ -47,9 +47,9 @@ _PAYLOADS = (
         schema=STREAM_SUGGESTIONS.schema,
     ),
     PayloadConfig(
-        PORTFOLIO_INSIGHTS.type,
-        PORTFOLIO_INSIGHTS.marker,
-        payload_instructions(
+        type=PORTFOLIO_INSIGHTS.type,
+        parse_marker=PORTFOLIO_INSIGHTS.marker,
+        llm_instructions=payload_instructions(
             PORTFOLIO_INSIGHTS,
             when="the user asks about their streams as a whole: overlaps, gaps, balance, activity.",
             fields=f"""\
