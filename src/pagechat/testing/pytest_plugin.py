@@ -27,7 +27,7 @@ import tomllib
 from collections.abc import AsyncIterator, Callable, Generator
 from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "APP_ENV",
+    "AppChoice",
     "find_app_factory",
     "pagechat_app",
     "pagechat_client",
@@ -117,24 +118,40 @@ def _asyncio_mode(config: pytest.Config) -> str:
     return str(config.getoption("asyncio_mode", None) or config.getini("asyncio_mode"))
 
 
-def find_app_factory(request: pytest.FixtureRequest) -> tuple[AppFactory | str, dict[str, Any]]:
-    """The app factory (and settings) for `request`'s test: its `pagechat_app` marker, else
-    `PAGECHAT_APP`, else `[tool.pagechat] app` in the pyproject.toml nearest the rootdir."""
+class AppChoice(NamedTuple):
+    """The app a test's `pagechat_app` runs, and where that was said."""
+
+    factory: AppFactory | str
+    """The factory, or its name: `pkg.module:factory`."""
+    settings: dict[str, Any]
+    """Environment settings by name, for `running_app` (the marker's `settings=`)."""
+    source: str
+    """Where the factory was named: the marker, PAGECHAT_APP or a pyproject.toml."""
+    home: Path
+    """The folder a named module is imported from when it is not installed."""
+
+
+def find_app_factory(request: pytest.FixtureRequest) -> AppChoice:
+    """The app for `request`'s test: its `pagechat_app` marker, else `PAGECHAT_APP`, else
+    `[tool.pagechat] app` in the pyproject.toml nearest pytest's rootdir; none fails the
+    test, saying so."""
+    rootpath = request.config.rootpath
     marker = request.node.get_closest_marker("pagechat_app")
     if marker is not None:
         if len(marker.args) != 1:
-            pytest.fail("pytest.mark.pagechat_app takes one factory: 'pkg.module:factory'")
-        return marker.args[0], dict(marker.kwargs.get("settings") or {})
+            pytest.fail("@pytest.mark.pagechat_app takes one factory: 'pkg.module:factory'")
+        settings = dict(marker.kwargs.get("settings") or {})
+        return AppChoice(marker.args[0], settings, "@pytest.mark.pagechat_app", rootpath)
     named = os.environ.get(APP_ENV)
     if named:
-        return named, {}
-    pyproject = _nearest_pyproject(request.config.rootpath)
+        return AppChoice(named, {}, APP_ENV, rootpath)
+    pyproject = _nearest_pyproject(rootpath)
     if pyproject is not None:
         with pyproject.open("rb") as file:
             app = tomllib.load(file).get("tool", {}).get("pagechat", {}).get("app")
         if app:
-            return str(app), {}
-    where = pyproject or f"a pyproject.toml at or above {request.config.rootpath}"
+            return AppChoice(str(app), {}, str(pyproject), pyproject.parent)
+    where = pyproject or f"a pyproject.toml at or above {rootpath}"
     pytest.fail(
         "pagechat_app does not know which app to run. Name its factory in one of three ways: "
         "@pytest.mark.pagechat_app('pkg.module:factory') on the test, the PAGECHAT_APP "
@@ -155,14 +172,15 @@ async def _live_app(request: pytest.FixtureRequest) -> AsyncIterator[LiveApp]:
     from ..apps import AppNotFound, load_app_factory
     from .app import running_app
 
-    factory, settings = find_app_factory(request)
+    choice = find_app_factory(request)
+    factory = choice.factory
     if isinstance(factory, str):
         # A module beside the project's pyproject.toml imports without being installed.
         try:
-            factory = load_app_factory(factory, app_dir=request.config.rootpath)
+            factory = load_app_factory(factory, app_dir=choice.home)
         except AppNotFound as exc:
-            pytest.fail(f"pagechat_app: {exc}", pytrace=False)
-    async with running_app(factory, settings=settings) as app:
+            pytest.fail(f"pagechat_app (named by {choice.source}): {exc}", pytrace=False)
+    async with running_app(factory, settings=choice.settings) as app:
         yield app
 
 

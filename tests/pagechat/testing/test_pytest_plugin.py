@@ -101,6 +101,16 @@ async def test_the_app_runs(pagechat_app):
     assert pages.json()["pages"] == ["todo"]
 """
 
+MISNAMED_TEST = """
+
+import pytest
+
+
+@pytest.mark.pagechat_app("no_such_app:create_app")
+async def test_a_misnamed_app(pagechat_app):
+    pass
+"""
+
 
 def _entry_points(where: Path) -> Path:
     """pyproject.toml's pytest11 entry points as an installed distribution's metadata."""
@@ -165,14 +175,16 @@ def test_the_app_can_be_named_by_the_environment(tmp_path: Path) -> None:
 
 
 def test_no_app_named_anywhere_is_an_error_naming_the_three_ways(tmp_path: Path) -> None:
-    project = _project(tmp_path, tool_pagechat=False, tests=PAGES_TEST)
+    project = _project(tmp_path, tool_pagechat=False, tests=PAGES_TEST + MISNAMED_TEST)
 
     done = _pytest(project)
 
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "1 error" in done.stdout
+    assert "2 errors" in done.stdout
     for way in ("pytest.mark.pagechat_app", "PAGECHAT_APP", "[tool.pagechat] app"):
         assert way in done.stdout
+    assert "named by @pytest.mark.pagechat_app" in done.stdout
+    assert "cannot import the app module 'no_such_app'" in done.stdout
 
 
 def test_the_plugin_imports_nothing_of_the_server_until_asked() -> None:
