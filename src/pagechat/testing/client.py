@@ -1,26 +1,41 @@
-"""A chat client for tests: one turn through `POST /api/chat/stream`, read to its end."""
+"""A chat client for tests: one turn through `POST /api/chat/stream`, read to its end, and
+the decision on a tool call that waits for the user's approval, with the turn that goes on."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 
-from ..protocol import ChatResponsePayload, StreamEvent
+from ..protocol import (
+    ApprovalDecisionResult,
+    ApprovalRequestedEvent,
+    ChatResponsePayload,
+    StreamEvent,
+)
 from .assertions import completed_payload, streamed_text
 from .sse import Frame, read_all
 
-__all__ = ["ChatClient", "ChatTurn"]
+__all__ = ["ChatClient", "ChatTurn", "NoPendingApproval"]
+
+
+class NoPendingApproval(LookupError):
+    """`approve` or `deny` on a turn that did not end waiting for an approval."""
 
 
 @dataclass(frozen=True)
 class ChatTurn:
-    """What a turn sent: the HTTP response (status, headers) and every SSE frame."""
+    """What a turn sent: the HTTP response (status, headers) and every SSE frame.
+
+    A turn that went on after an approval decision also has the decision's answer
+    (`decision`: the approval as decided, the id of the run that went on).
+    """
 
     response: httpx.Response
     frames: list[Frame] = field(default_factory=list)
+    decision: ApprovalDecisionResult | None = None
 
     @property
     def status_code(self) -> int:
@@ -40,6 +55,15 @@ class ChatTurn:
     def payload(self) -> ChatResponsePayload:
         """The `complete` event's payload; fails when the turn did not complete."""
         return completed_payload(self.frames)
+
+    @property
+    def approval(self) -> ApprovalRequestedEvent | None:
+        """The tool call the turn paused for (its last event), or None: it did not pause."""
+        if not self.frames or self.frames[-1].type != "approval_requested":
+            return None
+        event = self.frames[-1].parsed
+        assert isinstance(event, ApprovalRequestedEvent)
+        return event
 
     @property
     def conversation_id(self) -> str:
@@ -75,8 +99,58 @@ class ChatClient:
         body: dict[str, Any] = {"message": message, "context": body_context}
         if conversation_id is not None:
             body["conversation_id"] = conversation_id
+        return await self._turn("POST", "/api/chat/stream", json=body)
+
+    async def follow(self, run_id: str, *, after: int = 0) -> ChatTurn:
+        """A run's events after sequence number `after` (0: all), read to the run's end."""
+        headers = {"Last-Event-ID": str(after)} if after else {}
+        return await self._turn("GET", f"/api/chat/runs/{run_id}/events", headers=headers)
+
+    async def approve(self, turn: ChatTurn, *, note: str | None = None) -> ChatTurn:
+        """Approve the call `turn` paused for; the turn that goes on, read to its end."""
+        return await self.decide(turn, "approved", note=note)
+
+    async def deny(self, turn: ChatTurn, *, note: str | None = None) -> ChatTurn:
+        """Deny the call `turn` paused for (the model is told, with `note`); the turn that
+        goes on, read to its end."""
+        return await self.decide(turn, "denied", note=note)
+
+    async def decide(
+        self, turn: ChatTurn, decision: Literal["approved", "denied"], *, note: str | None = None
+    ) -> ChatTurn:
+        """Send the decision on the call `turn` paused for and follow the run that goes on.
+
+        Raises NoPendingApproval when `turn` did not pause. A refused decision (404: not
+        this user's; 409: decided already, or lapsed) comes back with its response and
+        no frames.
+        """
+        pending = turn.approval
+        if pending is None:
+            ended = turn.frames[-1].type if turn.frames else f"HTTP {turn.status_code}"
+            raise NoPendingApproval(
+                f"the turn did not pause for an approval: it ended with {ended}"
+            )
+        response = await self.http.post(
+            f"/api/chat/approvals/{pending.approval_id}",
+            json={"decision": decision, "note": note},
+            headers=self.headers,
+        )
+        if response.status_code != 200:
+            return ChatTurn(response)
+        result = ApprovalDecisionResult.model_validate(response.json())
+        resumed = await self.follow(result.run_id)
+        return ChatTurn(resumed.response, resumed.frames, decision=result)
+
+    async def _turn(
+        self,
+        method: str,
+        url: str,
+        *,
+        json: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> ChatTurn:
         async with self.http.stream(
-            "POST", "/api/chat/stream", json=body, headers=self.headers
+            method, url, json=json, headers={**self.headers, **(headers or {})}
         ) as response:
             if response.status_code != 200:
                 await response.aread()

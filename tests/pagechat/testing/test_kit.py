@@ -114,3 +114,14 @@ async def test_the_server_is_gone_after_the_block() -> None:
         except httpx.ConnectError:
             return
     raise AssertionError("the server still answers")
+
+
+async def test_a_run_can_be_followed_again_from_any_event_on() -> None:
+    async with running_app() as app:
+        app.script(["one ", tool_call("present_choices", {"question": "?", "options": ["a"]})])
+        turn = await app.client.chat("hi")
+        again = await app.client.follow(turn.run_id)
+        rest = await app.client.follow(turn.run_id, after=turn.frames[1].id)
+    assert [f.event for f in again.frames] == [f.event for f in turn.frames]
+    assert [f.id for f in rest.frames] == [f.id for f in turn.frames[2:]]
+    assert rest.conversation_id == turn.conversation_id
