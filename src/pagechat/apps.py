@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .chat.service import ModelSource
     from .settings import Settings
 
-__all__ = ["AppFactory", "AppNotFound", "configured_app", "load_app_factory"]
+__all__ = ["AppFactory", "AppNotFound", "configured_app", "load_app_factory", "nearest_pyproject"]
 
 
 class AppFactory(Protocol):
@@ -28,19 +28,27 @@ class AppFactory(Protocol):
     ) -> FastAPI: ...
 
 
-def configured_app(directory: Path) -> str | None:
-    """The `module:factory` that `[tool.pagechat] app` names in the nearest pyproject.toml
-    at or above `directory` (what `pagechat new` writes), or None."""
+def nearest_pyproject(directory: Path) -> Path | None:
+    """The pyproject.toml in `directory` or the nearest folder above it, or None."""
     for folder in (directory, *directory.parents):
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
-            try:
-                config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                return None
-            app = config.get("tool", {}).get("pagechat", {}).get("app")
-            return app if isinstance(app, str) and app else None
+            return pyproject
     return None
+
+
+def configured_app(directory: Path) -> str | None:
+    """The `module:factory` that `[tool.pagechat] app` names in the nearest pyproject.toml
+    at or above `directory` (what `pagechat new` writes), or None."""
+    pyproject = nearest_pyproject(directory)
+    if pyproject is None:
+        return None
+    try:
+        config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    app = config.get("tool", {}).get("pagechat", {}).get("app")
+    return app if isinstance(app, str) and app else None
 
 
 class AppNotFound(Exception):

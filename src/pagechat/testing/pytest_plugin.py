@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import inspect
 import os
-import tomllib
 from collections.abc import AsyncIterator, Callable, Generator
 from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
+
+from ..apps import configured_app, nearest_pyproject
 
 if TYPE_CHECKING:
     from ..apps import AppFactory
@@ -145,12 +146,10 @@ def find_app_factory(request: pytest.FixtureRequest) -> AppChoice:
     named = os.environ.get(APP_ENV)
     if named:
         return AppChoice(named, {}, APP_ENV, rootpath)
-    pyproject = _nearest_pyproject(rootpath)
-    if pyproject is not None:
-        with pyproject.open("rb") as file:
-            app = tomllib.load(file).get("tool", {}).get("pagechat", {}).get("app")
-        if app:
-            return AppChoice(str(app), {}, str(pyproject), pyproject.parent)
+    pyproject = nearest_pyproject(rootpath)
+    app = configured_app(rootpath)
+    if pyproject is not None and app is not None:
+        return AppChoice(app, {}, str(pyproject), pyproject.parent)
     where = pyproject or f"a pyproject.toml at or above {rootpath}"
     pytest.fail(
         "pagechat_app does not know which app to run. Name its factory in one of three ways: "
@@ -158,14 +157,6 @@ def find_app_factory(request: pytest.FixtureRequest) -> AppChoice:
         f"environment variable, or [tool.pagechat] app = 'pkg.module:factory' in {where}",
         pytrace=False,
     )
-
-
-def _nearest_pyproject(start: Path) -> Path | None:
-    for folder in [start, *start.parents]:
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 async def _live_app(request: pytest.FixtureRequest) -> AsyncIterator[LiveApp]:

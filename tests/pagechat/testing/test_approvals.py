@@ -33,10 +33,10 @@ def _reports_app(settings: Settings | None = None, *, model: ModelSource | None 
         instructions="You manage the user's reports.",
         tools=[
             ToolConfig(
-                "delete_report",
-                "Delete a report. It cannot be undone.",
-                _SCHEMA,
-                _delete_report,
+                name="delete_report",
+                description="Delete a report. It cannot be undone.",
+                input_schema=_SCHEMA,
+                executor=_delete_report,
                 requires_approval=True,
             )
         ],

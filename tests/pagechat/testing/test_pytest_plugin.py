@@ -36,8 +36,19 @@ def create_app(settings=None, *, model=None):
     register_page(
         "todo",
         instructions="You keep the user's to-do list.",
-        payloads=[PayloadConfig("todo", "TODO:", "Propose one as TODO: {...}", SCHEMA)],
-        tools=[ToolConfig("add_todo", "Add a to-do.", SCHEMA, add_todo)],
+        payloads=[
+            PayloadConfig(
+                type="todo",
+                parse_marker="TODO:",
+                llm_instructions="Propose one as TODO: {...}",
+                schema=SCHEMA,
+            )
+        ],
+        tools=[
+            ToolConfig(
+                name="add_todo", description="Add a to-do.", input_schema=SCHEMA, executor=add_todo
+            )
+        ],
     )
     return create_app_from_settings(settings, model=model)
 """
