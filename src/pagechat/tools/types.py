@@ -83,6 +83,9 @@ class ToolConfig:
     result_is_answer: bool = False
     """A successful result's text is shown as the end of the answer itself, with no card,
     and the turn ends there: the model is not called again (`present_choices`)."""
+    payload_type: str | None = None
+    """The `type` of the payload its results carry, when it declares one: `GET
+    /api/payload-types` then lists `payload_schema` under it for the web UI's schema card."""
 
     def approval_needed(self, params: dict[str, Any]) -> str | None:
         """The reason to ask before running with these (already validated) `params`, or None."""
