@@ -197,6 +197,7 @@ CHECKED: dict[tuple[str, str], Route] = {
     ("POST", "/api/auth/logout"): Route("POST", "/api/auth/logout", stranger="own"),
     ("GET", "/api/conversations"): Route("GET", "/api/conversations", stranger="own"),
     ("GET", "/api/pages"): Route("GET", "/api/pages", stranger="own"),
+    ("GET", "/api/payload-types"): Route("GET", "/api/payload-types", stranger="own"),
     # Words of Alice's answers: another user's search finds none of her conversations.
     ("GET", "/api/conversations/search"): Route(
         "GET", "/api/conversations/search?q=done", stranger="own"

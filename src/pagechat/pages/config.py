@@ -56,6 +56,9 @@ class PayloadConfig:
     `relevant_tabs` limits the payload to those tabs; `None` offers it on all.
     `state_key` declares the payload a change of the page's shared state: AG-UI
     clients get a STATE_DELTA setting that top-level key to the payload's data.
+    `accept_action` names a server action of the page that accepting the payload runs
+    with its data (how a page with no front-end code of its own accepts it;
+    `register_page` checks that the page has it).
     """
 
     type: str
@@ -64,6 +67,7 @@ class PayloadConfig:
     schema: dict[str, Any] | None = None
     relevant_tabs: tuple[str, ...] | None = None
     state_key: str | None = None
+    accept_action: str | None = None
 
     def __post_init__(self) -> None:
         if not self.type:
@@ -75,6 +79,8 @@ class PayloadConfig:
             jsonschema.validators.validator_for(self.schema).check_schema(self.schema)
         if self.state_key is not None and not self.state_key:
             raise ValueError("a payload's state_key must not be empty")
+        if self.accept_action is not None and not self.accept_action:
+            raise ValueError("a payload's accept_action must not be empty")
         if self.relevant_tabs is not None and not isinstance(self.relevant_tabs, tuple):
             object.__setattr__(self, "relevant_tabs", tuple(self.relevant_tabs))
 
@@ -87,6 +93,7 @@ class PayloadConfig:
         instructions: str,
         relevant_tabs: Iterable[str] | None = None,
         state_key: str | None = None,
+        accept_action: str | None = None,
     ) -> PayloadConfig:
         """The payload whose type (`payload_type`) and schema come from `model`."""
         return cls(
@@ -96,6 +103,7 @@ class PayloadConfig:
             schema=model.payload_schema(),
             relevant_tabs=tuple(relevant_tabs) if relevant_tabs is not None else None,
             state_key=state_key,
+            accept_action=accept_action,
         )
 
     def offered_on(self, tab: str | None) -> bool:

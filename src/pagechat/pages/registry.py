@@ -89,6 +89,7 @@ def register_page(
         instructions=instructions,
         context_budget=context_budget,
     )
+    _check_accept_actions(config)
     previous = _PAGES.get(page)
     if previous is not None and previous != config:
         # A module reloaded in development lands here too, so this is no error.
@@ -98,6 +99,18 @@ def register_page(
     for module in {*_LOADING, *([caller] if isinstance(caller, str) else [])}:
         _BY_MODULE.setdefault(module, []).append(config)
     return config
+
+
+def _check_accept_actions(config: PageConfig) -> None:
+    """Each payload's `accept_action` must be one of the page's own server actions."""
+    for payload in config.payloads:
+        action = payload.accept_action
+        if action is not None and config.server_action(action) is None:
+            known = ", ".join(a.action for a in config.server_actions) or "none"
+            raise ValueError(
+                f"page {config.page!r}: payload {payload.type!r} is accepted by {action!r},"
+                f" which is not one of its server actions ({known})"
+            )
 
 
 def get_page(page: str | None) -> PageConfig:

@@ -53,6 +53,7 @@ from .routes import (
     health,
     metrics,
     pages,
+    payload_types,
 )
 from .static import SpaStaticFiles
 
@@ -217,6 +218,7 @@ def create_app(
     app.include_router(conversation_search.router)
     app.include_router(conversations.router)
     app.include_router(pages.router)
+    app.include_router(payload_types.router)
     app.include_router(branches.router)
     app.include_router(metrics.router)
     for router in routers:

@@ -11,7 +11,8 @@ included) is the tool's `input_schema`, and it validates every call, so the func
 gets typed values and the model reads which fields were wrong. A parameter annotated
 `ToolContext` gets the call's context and is not part of the input. The description is
 the whole docstring (cleaned); the name is the function's. A `Payload` model in the
-return annotation (also as `X | None` or what a generator yields) sets `payload_schema`.
+return annotation (also as `X | None` or what a generator yields) sets `payload_schema` and
+`payload_type`.
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ def function_tool(function: Callable[..., Any], /, **options: Unpack[ToolOptions
         executor=_executor(function, call),
         input_model=call.model,
         payload_schema=payload.payload_schema() if payload is not None else None,
+        payload_type=payload.payload_type if payload is not None else None,
     )
     config = dataclasses.replace(config, **options)
     if not config.description.strip():

@@ -128,6 +128,9 @@ class ToolConfig:
     and the turn ends there: the model is not called again (`present_choices`)."""
     input_model: type[BaseModel] | None = None
     """A pydantic model of the input, validated after `input_schema` (set by `tool`)."""
+    payload_type: str | None = None
+    """The `type` of the payload its results carry, when it declares one: `GET
+    /api/payload-types` then lists `payload_schema` under it for the web UI's schema card."""
 
     @classmethod
     def from_function(

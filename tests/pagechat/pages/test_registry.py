@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from pagechat.pages import (
+    PayloadConfig,
     ServerAction,
     UnknownPage,
     clear_pages,
@@ -98,3 +99,31 @@ def test_load_pages_imports_the_modules_that_register_pages(
 def test_load_pages_fails_loudly_on_a_missing_module() -> None:
     with pytest.raises(ModuleNotFoundError):
         load_pages(["pagechat_no_such_page_module"])
+
+
+def test_a_payload_is_accepted_by_one_of_its_pages_server_actions() -> None:
+    save = ServerAction("save", "Save it.", _apply)
+    config = register_page(
+        "recipes",
+        payloads=[PayloadConfig("recipe", "RECIPE:", "Propose one.", accept_action="save")],
+        server_actions=[save],
+    )
+    assert config.payloads[0].accept_action == "save"
+
+
+def test_an_accept_action_the_page_does_not_have_is_refused_at_registration() -> None:
+    with pytest.raises(
+        ValueError, match="'recipe' is accepted by 'save', which is not one of its server actions"
+    ):
+        register_page(
+            "recipes",
+            payloads=[PayloadConfig("recipe", "RECIPE:", "Propose one.", accept_action="save")],
+            server_actions=[ServerAction("other", "Something else.", _apply)],
+        )
+    with pytest.raises(UnknownPage):
+        get_page("recipes")
+
+
+def test_an_empty_accept_action_is_refused() -> None:
+    with pytest.raises(ValueError, match="accept_action must not be empty"):
+        PayloadConfig("recipe", "RECIPE:", "Propose one.", accept_action="")

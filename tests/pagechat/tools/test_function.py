@@ -156,7 +156,7 @@ def test_star_parameters_are_refused() -> None:
         tool(count)
 
 
-def test_the_payload_schema_comes_from_the_return_annotation() -> None:
+def test_the_payload_schema_and_type_come_from_the_return_annotation() -> None:
     def plain() -> Hits:
         """Hits."""
         return Hits(query="", total=0)
@@ -183,7 +183,9 @@ def test_the_payload_schema_comes_from_the_return_annotation() -> None:
         return ""
 
     for function in (plain, optional, streamed, generated, returned):
-        assert tool(function).payload_schema == Hits.payload_schema(), function.__name__
+        made = tool(function)
+        assert made.payload_schema == Hits.payload_schema(), function.__name__
+        assert made.payload_type == Hits.payload_type
     assert tool(text).payload_schema is None
 
 

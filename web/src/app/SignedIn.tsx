@@ -16,7 +16,7 @@ export function SignedIn({ apps, token, onSignOut }: SignedInProps) {
         Loading…
       </p>
     );
-  if (found.app === null) return <PlainChat token={token} onSignOut={onSignOut} />;
+  if (found.app === null) return <PlainChat token={token} onSignOut={onSignOut} pages={found.pages} />;
   const { Component } = found.app;
-  return <Component token={token} onSignOut={onSignOut} />;
+  return <Component token={token} onSignOut={onSignOut} pages={found.pages} />;
 }

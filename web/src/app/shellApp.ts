@@ -1,11 +1,14 @@
 // The apps the shell can show. An app lists the chat pages its server registers; the shell
 // asks the server for its pages (GET /api/pages) and shows the first app of the list whose
-// pages the server has. Adding an app is one entry in src/apps.ts: no file here changes.
+// pages the server has, else the generic app for pages no app of the list claims (an app
+// outside this repository). Adding an app is one entry in src/apps.ts: no file here changes.
 import { useEffect, useState, type ComponentType } from "react";
 
 export interface AppProps {
   token: string | null;
   onSignOut: () => void;
+  /** The pages the server registered (sorted). */
+  pages: readonly string[];
 }
 
 export interface ShellApp {
@@ -13,15 +16,22 @@ export interface ShellApp {
   name: string;
   /** The server-side pages (`context.current_page`) the app's screens use. */
   pages: readonly string[];
+  /** Shown for any pages when no app of the list claims them (the generic app). */
+  anyPages?: boolean;
   Component: ComponentType<AppProps>;
 }
 
-export type ServerApp = { status: "checking" } | { status: "found"; app: ShellApp | null };
+export type ServerApp = { status: "checking" } | { status: "found"; app: ShellApp | null; pages: readonly string[] };
 
-/** The first of `apps` whose pages the server registered (null: none of them, plain pagechat). */
+/**
+ * The first of `apps` whose pages the server registered, else the first that takes any pages
+ * when the server registered some (null: no pages, plain pagechat).
+ */
 export function pickApp(apps: readonly ShellApp[], serverPages: readonly string[]): ShellApp | null {
   const known = new Set(serverPages);
-  return apps.find((app) => app.pages.some((page) => known.has(page))) ?? null;
+  const claimed = apps.find((app) => app.pages.some((page) => known.has(page)));
+  if (claimed !== undefined) return claimed;
+  return serverPages.length > 0 ? (apps.find((app) => app.anyPages === true) ?? null) : null;
 }
 
 function isPageList(body: unknown): body is { pages: string[] } {
@@ -46,11 +56,12 @@ export function useServerApp(apps: readonly ShellApp[], token: string | null, on
           return;
         }
         const body: unknown = response.ok ? await response.json() : null;
-        setFound({ status: "found", app: pickApp(apps, isPageList(body) ? body.pages : []) });
+        const pages = isPageList(body) ? body.pages : [];
+        setFound({ status: "found", app: pickApp(apps, pages), pages });
       })
       .catch(() => {
         // Offline or aborted: the first app, whose pages say what failed.
-        if (!controller.signal.aborted) setFound({ status: "found", app: apps[0] ?? null });
+        if (!controller.signal.aborted) setFound({ status: "found", app: apps[0] ?? null, pages: [] });
       });
     return () => {
       controller.abort();

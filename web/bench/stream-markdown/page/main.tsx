@@ -105,6 +105,7 @@ function fakeApi(pieces: string[]): ChatApi {
     deleteConversation: unused,
     decidePayload: unused,
     runAction: unused,
+    payloadTypes: unused,
     login: unused,
     me: unused,
     logout: unused,

@@ -10,13 +10,15 @@ import { Launcher } from "./components/Launcher";
 import { PayloadPanel } from "./components/PayloadPanel";
 import { ResizeHandle } from "./components/ResizeHandle";
 import { TrayHeader } from "./components/TrayHeader";
-import { resolvePayloadHandler, type PayloadHandlers } from "./payloadRegistry";
+import type { PayloadHandlers } from "./payloadRegistry";
+import { hasCard, resolveCardHandler } from "./schemaPayload";
 import { useBoundApi } from "./useBoundApi";
 import { useChat } from "./useChat";
 import { useOpenFocus } from "./useOpenFocus";
 import { useOpenShortcut } from "./useOpenShortcut";
 import { SendContext } from "./components/SendContext";
 import { usePayloadPanel } from "./usePayloadPanel";
+import { usePayloadTypes } from "./usePayloadTypes";
 import { useRememberedConversation } from "./useRememberedConversation";
 import { isBoolean, isNumber, useStoredState } from "./useStoredState";
 import { useTrayActions } from "./useTrayActions";
@@ -65,7 +67,13 @@ export function ChatTray(props: ChatTrayProps) {
   useOpenFocus(open, inputRef, launcherRef);
   useOpenShortcut(open, setOpen, inputRef);
 
-  const resolveHandler = useCallback((type: string) => resolvePayloadHandler(type, payloadHandlers), [payloadHandlers]);
+  // A registered card, else the schema card from the server's payload types (fetched once).
+  const payloadTypes = usePayloadTypes(api, chat.messages.some(hasCard));
+  const page = typeof context.current_page === "string" ? context.current_page : null;
+  const resolveHandler = useCallback(
+    (type: string) => resolveCardHandler(type, payloadHandlers, payloadTypes, page),
+    [payloadHandlers, payloadTypes, page],
+  );
   const panel = usePayloadPanel(chat, resolveHandler, context);
 
   const send = useCallback(

@@ -3,6 +3,7 @@
 // app gives one (API clients, embedding); else the browser's session cookie, with its CSRF token.
 import { withCsrf } from "./csrf";
 import { parseStreamEvent } from "./events";
+import { parsePayloadTypes, type PayloadTypeCatalog } from "./payloadTypes";
 import type {
   ActionRequest,
   ActionResult,
@@ -98,6 +99,8 @@ export interface ChatApi {
   /** Records what the user did with a message's card; answers the message as it now is. */
   decidePayload(conversationId: string, messageId: string, decision: PayloadDecision): Promise<MessagePublic>;
   runAction(request: ActionRequest): Promise<ActionResult>;
+  /** GET /api/payload-types: each payload type's schema and the action that accepts it per page. */
+  payloadTypes(): Promise<PayloadTypeCatalog>;
   /** Approves or denies a tool call a paused answer waits for; names the run that goes on. */
   decideApproval(approvalId: string, request: ApprovalDecisionRequest): Promise<ApprovalDecisionResult>;
   /** Regenerate an answer, edit and resend a question, or continue a stopped answer: a run like a turn's. */
@@ -312,6 +315,10 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
 
     runAction(body) {
       return json<ActionResult>("/api/chat/actions", { method: "POST", body: JSON.stringify(body) });
+    },
+
+    async payloadTypes() {
+      return parsePayloadTypes(await json<unknown>("/api/payload-types"));
     },
 
     async *branchStream(conversationId, messageId, kind, body, signal) {

@@ -29,6 +29,10 @@ export {
   type PayloadHandlers,
   type PayloadRenderOptions,
 } from "./payloadRegistry";
+export { SchemaCard, type SchemaCardProps } from "./components/SchemaCard";
+export { schemaCardModel, type CardModel, type CardValue, type CardField, type CardColumn, type CardOptions } from "./schemaCard";
+export { resolveCardHandler, schemaPayloadHandler } from "./schemaPayload";
+export type { PayloadTypeCatalog, PayloadTypeInfo } from "./payloadTypes";
 export { builtinClientActions, type ClientActionHandler, type ClientActionHelpers, type ClientActions } from "./clientActions";
 export { parseChoices, type Choices } from "./choices";
 export { splitToolMarkers } from "./markers";

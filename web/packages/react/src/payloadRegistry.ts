@@ -72,29 +72,45 @@ export function registerPayloadHandler(type: string, handler: PayloadHandler): (
   };
 }
 
-// Merged handlers, kept per page handler so a card's handler is stable between renders.
-const merged = new WeakMap<PagePayloadHandler, { global: PayloadHandler | undefined; handler: PayloadHandler | undefined }>();
+// Merged handlers, kept per page handler (else per fallback) so a card's handler is stable
+// between renders.
+interface Merged {
+  global: PayloadHandler | undefined;
+  page: PagePayloadHandler | undefined;
+  fallback: PayloadHandler | undefined;
+  handler: PayloadHandler | undefined;
+}
+const merged = new WeakMap<object, Merged>();
 
-function _merge(global: PayloadHandler | undefined, page: PagePayloadHandler): PayloadHandler | undefined {
-  const render = global?.render ?? page.render;
+function _merge(global: PayloadHandler | undefined, page: PagePayloadHandler | undefined, fallback: PayloadHandler | undefined): PayloadHandler | undefined {
+  const render = global?.render ?? page?.render ?? fallback?.render;
   if (render === undefined) return undefined;
-  return {
+  const handler: PayloadHandler = {
+    ...fallback,
     ...global,
     ...page,
     render,
-    renderOptions: { ...global?.renderOptions, ...page.renderOptions },
+    renderOptions: { ...fallback?.renderOptions, ...global?.renderOptions, ...page?.renderOptions },
   };
+  const onAccept = page?.onAccept ?? global?.onAccept ?? fallback?.onAccept;
+  if (onAccept !== undefined) handler.onAccept = onAccept;
+  return handler;
 }
 
-/** The global handler for `type` with the page's actions added to it, or undefined. */
-export function resolvePayloadHandler(type: string, pageHandlers?: PayloadHandlers): PayloadHandler | undefined {
+/**
+ * The global handler for `type` with the page's actions added to it, or undefined. `fallback`
+ * (the schema card) renders a type no one registered a card for, and accepts one whose page
+ * and global handler give no `onAccept`.
+ */
+export function resolvePayloadHandler(type: string, pageHandlers?: PayloadHandlers, fallback?: PayloadHandler): PayloadHandler | undefined {
   const global = registry.get(type);
   const page = pageHandlers && Object.hasOwn(pageHandlers, type) ? pageHandlers[type] : undefined;
-  if (page === undefined) return global;
-  const cached = merged.get(page);
-  if (cached !== undefined && cached.global === global) return cached.handler;
-  const handler = _merge(global, page);
-  merged.set(page, { global, handler });
+  const key = page ?? fallback;
+  if (key === undefined) return global;
+  const cached = merged.get(key);
+  if (cached !== undefined && cached.global === global && cached.page === page && cached.fallback === fallback) return cached.handler;
+  const handler = _merge(global, page, fallback);
+  merged.set(key, { global, page, fallback, handler });
   return handler;
 }
 

@@ -1,0 +1,35 @@
+import { useMemo } from "react";
+import { schemaCardModel, type CardOptions } from "../schemaCard";
+import { SchemaValue } from "./SchemaValue";
+
+export interface SchemaCardProps {
+  type: string;
+  /** The payload data's JSON Schema; null or undefined: the data is shown as keys and values. */
+  schema: unknown;
+  data: unknown;
+  /** The page on screen can accept the payload: Accept and Reject are offered. */
+  canAccept: boolean;
+  onAccept: () => void;
+  onReject: () => void;
+  options?: CardOptions;
+}
+
+/** A payload with no card of its own, shown from its JSON Schema (plain text, never HTML). */
+export function SchemaCard({ type, schema, data, canAccept, onAccept, onReject, options }: SchemaCardProps) {
+  const model = useMemo(() => schemaCardModel(type, schema, data, options), [type, schema, data, options]);
+  return (
+    <article className="pc-schema-card" data-card="schema" data-payload-type={type} aria-label={model.title}>
+      <SchemaValue value={model.body} level={3} />
+      {canAccept && (
+        <div className="pc-schema-actions">
+          <button type="button" className="pc-button" data-style="primary" onClick={onAccept}>
+            Accept
+          </button>
+          <button type="button" className="pc-button" onClick={onReject}>
+            Reject
+          </button>
+        </div>
+      )}
+    </article>
+  );
+}
