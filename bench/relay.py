@@ -64,7 +64,7 @@ def _serve(port: int) -> None:
     from pagechat.identity import Principal
     from pagechat.models import FunctionModel, ModelRequest
     from pagechat.server import StaticTokens, create_app
-    from pagechat.store import SqlChatStore, User, create_engine, create_sessionmaker, upgrade_async
+    from pagechat.store import ChatStore, User, create_engine, create_sessionmaker, upgrade_async
 
     def reply(request: ModelRequest) -> list[str]:
         # "bench N" asks for N tokens.
@@ -87,7 +87,7 @@ def _serve(port: int) -> None:
 
     chat_app = create_app(
         model=FunctionModel(reply),
-        store=SqlChatStore(sessions),
+        store=ChatStore(sessions),
         authenticator=StaticTokens({TOKEN: user}),
     )
 

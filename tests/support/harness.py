@@ -15,7 +15,7 @@ from pagechat.models import ScriptedModel
 from pagechat.protocol import ConversationDetail
 from pagechat.runs import RunManager
 from pagechat.server import StaticTokens, create_app
-from pagechat.store import SqlChatStore
+from pagechat.store import ChatStore
 from pagechat.testing import Frame, read_all, serve
 from tests.support.stores import sqlite_store
 
@@ -30,7 +30,7 @@ TOKENS = {"token-a": ALICE, "token-b": BOB, "token-admin": ADMIN}
 
 
 class Harness:
-    def __init__(self, client: httpx.AsyncClient, store: SqlChatStore, runs: RunManager) -> None:
+    def __init__(self, client: httpx.AsyncClient, store: ChatStore, runs: RunManager) -> None:
         self.client = client
         self.store = store
         self.runs = runs

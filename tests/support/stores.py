@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pagechat.identity import Principal
 from pagechat.store import (
-    SqlChatStore,
+    ChatStore,
     User,
     create_engine,
     create_sessionmaker,
@@ -28,7 +28,7 @@ IN_MEMORY = "sqlite+aiosqlite://"
 
 
 @asynccontextmanager
-async def migrated_store(url: str, *users: Principal) -> AsyncIterator[SqlChatStore]:
+async def migrated_store(url: str, *users: Principal) -> AsyncIterator[ChatStore]:
     """A store on the database at `url`, migrated, with an account for each of `users`
     (their ids: conversations belong to an account); closed and disposed afterwards."""
     engine = create_engine(url)
@@ -41,7 +41,7 @@ async def migrated_store(url: str, *users: Principal) -> AsyncIterator[SqlChatSt
                     User(id=u.id, email=u.email, password_hash="", is_admin=u.is_admin)
                     for u in users
                 )
-        store = SqlChatStore(sessions)
+        store = ChatStore(sessions)
         try:
             yield store
         finally:
@@ -51,7 +51,7 @@ async def migrated_store(url: str, *users: Principal) -> AsyncIterator[SqlChatSt
 
 
 @asynccontextmanager
-async def sqlite_store(*users: Principal, in_memory: bool = False) -> AsyncIterator[SqlChatStore]:
+async def sqlite_store(*users: Principal, in_memory: bool = False) -> AsyncIterator[ChatStore]:
     """`migrated_store` on SQLite: in a temporary file, or in memory."""
     async with AsyncExitStack() as stack:
         if in_memory:
