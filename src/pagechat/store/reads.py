@@ -8,7 +8,9 @@ to its path walked up from the leaf (or from the cursor) for `limit + 1` message
 
 from __future__ import annotations
 
-from sqlalchemy import and_, select, true
+from typing import Any
+
+from sqlalchemy import CTE, Select, and_, select, true
 
 from ..identity import Principal
 from ..protocol import ConversationDetail, MessagePublic
@@ -19,6 +21,19 @@ from .rows import conversation_public, message_public
 from .tables import Conversation, Message, MessageFeedback
 
 __all__ = ["Reads"]
+
+
+def _along(path: CTE, owner_id: str, conversation_id: str, *columns: Any) -> Select[Any]:
+    """`columns` of the owned conversation joined to the messages of `path`, root first:
+    one row with no message for a conversation whose path is empty, none for another's."""
+    return (
+        select(*columns)
+        .select_from(Conversation)
+        .outerjoin(path, path.c.conversation_id == Conversation.id)
+        .outerjoin(Message, Message.seq == path.c.seq)
+        .where(Conversation.id == conversation_id, Conversation.owner_id == owner_id)
+        .order_by(path.c.depth.desc())
+    )
 
 
 class Reads(StoreCore):
@@ -49,24 +64,19 @@ class Reads(StoreCore):
             if cursor is not None
             else true()
         )
-        statement = (
-            select(
-                Conversation,
-                Message,
-                MessageFeedback,
-                sibling_count(Message).label("sibling_count"),
-                sibling_position(Message).label("sibling_position"),
-                cursor_known.label("cursor_known"),
-            )
-            .select_from(Conversation)
-            .outerjoin(path, path.c.conversation_id == Conversation.id)
-            .outerjoin(Message, Message.seq == path.c.seq)
-            .outerjoin(
-                MessageFeedback,
-                and_(MessageFeedback.message_id == Message.id, MessageFeedback.user_id == user.id),
-            )
-            .where(Conversation.id == conversation_id, Conversation.owner_id == user.id)
-            .order_by(path.c.depth.desc())
+        statement = _along(
+            path,
+            user.id,
+            conversation_id,
+            Conversation,
+            Message,
+            MessageFeedback,
+            sibling_count(Message).label("sibling_count"),
+            sibling_position(Message).label("sibling_position"),
+            cursor_known.label("cursor_known"),
+        ).outerjoin(
+            MessageFeedback,
+            and_(MessageFeedback.message_id == Message.id, MessageFeedback.user_id == user.id),
         )
         async with self._reading(user) as session:
             rows = (await session.execute(statement)).all()
@@ -111,14 +121,7 @@ class Reads(StoreCore):
         """
         # One more than asked: the path may end with a running placeholder, left out below.
         path = path_up(conversation_id=conversation_id, leaf_id=leaf_id, limit=limit)
-        statement = (
-            select(Conversation.id, Message)
-            .select_from(Conversation)
-            .outerjoin(path, path.c.conversation_id == Conversation.id)
-            .outerjoin(Message, Message.seq == path.c.seq)
-            .where(Conversation.id == conversation_id, Conversation.owner_id == user.id)
-            .order_by(path.c.depth.desc())
-        )
+        statement = _along(path, user.id, conversation_id, Conversation.id, Message)
         async with self._reading(user) as session:
             rows = (await session.execute(statement)).all()
         if not rows:
