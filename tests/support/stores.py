@@ -8,6 +8,8 @@ live server, answers streaming while other requests read, wants the file.
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -52,11 +54,28 @@ async def migrated_store(url: str, *users: Principal) -> AsyncIterator[ChatStore
 
 @asynccontextmanager
 async def sqlite_store(*users: Principal, in_memory: bool = False) -> AsyncIterator[ChatStore]:
-    """`migrated_store` on SQLite: in a temporary file, or in memory."""
+    """`migrated_store` on SQLite: in a temporary file (a copy of one migrated once per
+    process, which then has nothing left to migrate), or in memory."""
     async with AsyncExitStack() as stack:
         if in_memory:
             url = IN_MEMORY
         else:
-            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="pagechat-test-"))
-            url = f"sqlite+aiosqlite:///{Path(folder) / 'pagechat.db'}"
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="pagechat-")))
+            shutil.copyfile(await _migrated_file(), folder / "pagechat.db")
+            url = f"sqlite+aiosqlite:///{folder / 'pagechat.db'}"
         yield await stack.enter_async_context(migrated_store(url, *users))
+
+
+_migrated: list[Path] = []
+
+
+async def _migrated_file() -> Path:
+    """A SQLite file at the newest revision, made once per process."""
+    if not _migrated:
+        folder = tempfile.TemporaryDirectory(prefix="pagechat-migrated-")
+        atexit.register(folder.cleanup)
+        path = Path(folder.name) / "pagechat.db"
+        # Disposed: the last connection's close folds the write-ahead log into the file.
+        await upgrade_async(f"sqlite+aiosqlite:///{path}")
+        _migrated.append(path)
+    return _migrated[0]
