@@ -2,8 +2,9 @@
 
 The server runs in its own process (`relay.py --serve`, uvicorn with uvloop and
 httptools as `pagechat serve` runs): pagechat's `create_app` with an instant model
-(every answer's tokens are ready at once) and, beside it, a bare Starlette
-`StreamingResponse` that writes the same tokens as `text_delta` frames. The client
+(every answer's tokens are ready at once) and its store on SQLite in memory and,
+beside it, a bare Starlette `StreamingResponse` that writes the same tokens as
+`text_delta` frames. The client
 is this process, on raw asyncio sockets, and checks every answer's text.
 
 * `single`: one answer at a time of each length in `--tokens` (default 100 and
@@ -52,6 +53,8 @@ def words(n: int) -> list[str]:
 
 
 def _serve(port: int) -> None:
+    from contextlib import asynccontextmanager
+
     import uvicorn
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -61,17 +64,31 @@ def _serve(port: int) -> None:
     from pagechat.identity import Principal
     from pagechat.models import FunctionModel, ModelRequest
     from pagechat.server import StaticTokens, create_app
-    from pagechat.store import MemoryChatStore
+    from pagechat.store import ChatStore, User, create_engine, create_sessionmaker, upgrade_async
 
     def reply(request: ModelRequest) -> list[str]:
         # "bench N" asks for N tokens.
         last = request.messages[-1]
         return words(int(str(getattr(last, "text", "")).split()[-1]))
 
+    # In memory, every session shares the one connection: right here, where each answer
+    # starts a new conversation (no reads) and the writes queue for SQLite's write lock.
+    user = Principal(id="bench", email="bench@example.com")
+    engine = create_engine("sqlite+aiosqlite://")
+    sessions = create_sessionmaker(engine)
+
+    @asynccontextmanager
+    async def database(_app: Starlette) -> AsyncIterator[None]:
+        # The chat app's own start-up does not run under a Mount: the migrations run here.
+        await upgrade_async(engine)
+        async with sessions.begin() as session:
+            session.add(User(id=user.id, email=user.email, password_hash=""))
+        yield
+
     chat_app = create_app(
         model=FunctionModel(reply),
-        store=MemoryChatStore(),
-        authenticator=StaticTokens({TOKEN: Principal(id="bench", email="bench@example.com")}),
+        store=ChatStore(sessions),
+        authenticator=StaticTokens({TOKEN: user}),
     )
 
     async def bare(request: Request) -> StreamingResponse:
@@ -95,7 +112,8 @@ def _serve(port: int) -> None:
             Route("/bare", bare, methods=["POST"]),
             Route("/health", health),
             Mount("/", app=chat_app),
-        ]
+        ],
+        lifespan=database,
     )
     uvicorn.run(
         app,

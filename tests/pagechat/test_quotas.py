@@ -22,9 +22,9 @@ from pagechat.quotas import (
 )
 from pagechat.redis_client import connect_redis
 from pagechat.server import StaticTokens, create_app
-from pagechat.store import MemoryChatStore
 from pagechat.testing import read_all, serve
 from tests.support.harness import ADMIN, ALICE, AUTH_A, AUTH_ADMIN, AUTH_B, BOB
+from tests.support.stores import sqlite_store
 
 
 def _slow(_request: ModelRequest) -> list[ScriptItem]:
@@ -34,14 +34,15 @@ def _slow(_request: ModelRequest) -> list[ScriptItem]:
 @asynccontextmanager
 async def _app(quotas: Quotas, *, slow: bool = False) -> AsyncIterator[httpx.AsyncClient]:
     model = FunctionModel(_slow) if slow else FunctionModel(lambda _r: "A short answer.")
-    app = create_app(
-        model=model,
-        store=MemoryChatStore(),
-        authenticator=StaticTokens({"token-a": ALICE, "token-b": BOB, "token-admin": ADMIN}),
-        quotas=quotas,
-    )
-    async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
-        yield client
+    async with sqlite_store(ALICE, BOB, ADMIN) as store:
+        app = create_app(
+            model=model,
+            store=store,
+            authenticator=StaticTokens({"token-a": ALICE, "token-b": BOB, "token-admin": ADMIN}),
+            quotas=quotas,
+        )
+        async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
+            yield client
 
 
 async def _start(client: httpx.AsyncClient, headers: dict[str, str]) -> httpx.Response:

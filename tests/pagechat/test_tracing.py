@@ -15,11 +15,11 @@ from opentelemetry.trace import StatusCode
 from pagechat.models import ScriptedModel, tool_call
 from pagechat.runs import RunManager
 from pagechat.server import StaticTokens, create_app
-from pagechat.store import MemoryChatStore
 from pagechat.testing import frames, read_all, serve
 from pagechat.tools import ToolConfig, ToolContext, clear_tools, register_tool
 from pagechat.tracing import configure_tracing
 from tests.support.harness import ALICE, AUTH_A
+from tests.support.stores import sqlite_store
 
 QUERY = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 
@@ -54,15 +54,16 @@ async def traced(
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     models = [ScriptedModel([])]
-    app = create_app(
-        model=lambda: models[0],
-        store=MemoryChatStore(),
-        runs=RunManager(),
-        authenticator=StaticTokens({"token-a": ALICE}),
-        tracer=configure_tracing(provider),
-    )
-    async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
-        yield client, models
+    async with sqlite_store(ALICE) as store:
+        app = create_app(
+            model=lambda: models[0],
+            store=store,
+            runs=RunManager(),
+            authenticator=StaticTokens({"token-a": ALICE}),
+            tracer=configure_tracing(provider),
+        )
+        async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
+            yield client, models
 
 
 def _by_name(spans: tuple[ReadableSpan, ...]) -> dict[str, list[ReadableSpan]]:

@@ -36,7 +36,6 @@ from ..settings import Settings, get_settings
 from ..store.base import ChatStore
 from ..store.db import create_engine, create_point_reader, create_sessionmaker, display_url
 from ..store.migrate import upgrade_async
-from ..store.sql import SqlChatStore
 from ..store.tables import utcnow
 from .headers import SecurityHeaders
 from .limits import BodySizeLimit
@@ -273,7 +272,7 @@ def _tracer(settings: Settings) -> Tracer | None:
     return configure_tracing()
 
 
-def _run_manager(settings: Settings, store: SqlChatStore) -> RunManager:
+def _run_manager(settings: Settings, store: ChatStore) -> RunManager:
     """In memory for one process; in Redis when `REDIS_URL` is set (several workers)."""
     redis = _redis(settings)
     if redis is None:
@@ -325,7 +324,7 @@ def create_app_from_settings(
     engine = create_engine(settings.database_url)
     count_database_errors(engine)
     sessions = create_sessionmaker(engine)
-    store = SqlChatStore(sessions)
+    store = ChatStore(sessions)
     reader = create_point_reader(settings.database_url)
     authenticator = JwtAuthenticator(
         sessions=sessions,

@@ -1,18 +1,16 @@
-"""Storage: the chat layer's interface and its implementations.
-
-`MemoryChatStore` keeps everything in the process; `SqlChatStore` keeps it in
-SQLite or PostgreSQL (tables in `tables`, migrations applied by `upgrade`).
-"""
+"""Storage: `ChatStore` on SQLite or PostgreSQL (tables in `tables`, migrations applied
+by `upgrade`)."""
 
 from .approvals import Approval
 from .base import AssistantRecord, ChatStore, ConversationNotFound, TurnIds
 from .db import create_engine, create_sessionmaker
-from .memory import MemoryChatStore
 from .migrate import upgrade, upgrade_async
-from .sql import SqlChatStore
 from .tables import Base, JsonColumn, User, UtcDateTime, utcnow
 from .titles import make_title
 from .users import get_user_by_email
+
+SqlChatStore = ChatStore
+"""`ChatStore`'s name from when an in-memory store stood beside it."""
 
 __all__ = [
     "Approval",
@@ -21,7 +19,6 @@ __all__ = [
     "ChatStore",
     "ConversationNotFound",
     "JsonColumn",
-    "MemoryChatStore",
     "SqlChatStore",
     "TurnIds",
     "User",

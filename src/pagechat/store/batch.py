@@ -9,10 +9,9 @@ writing them one transaction each took a turn start 1.3 s at the median and
 
 So a turn's writes (its beginning, its checkpoints, its end) are queued here,
 and one writer takes everything queued so far and writes it in a single
-transaction of a few statements (`crud.begin_turns`, `checkpoint_messages`,
-`finish_messages`): the cost is per batch, not per turn, and the batch grows
-with the load. When a batch fails, each item is retried alone, so one bad
-write never fails the others.
+transaction of a few statements (store/turn_rows.py): the cost is per batch, not
+per turn, and the batch grows with the load. When a batch fails, each item is
+retried alone, so one bad write never fails the others.
 
 Under load the batches are at least `gather` apart (25 ms): writes that arrive one
 by one, as the ends of answers started a few milliseconds apart do, would otherwise
@@ -32,8 +31,8 @@ from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from . import conversations as crud
-from .base import AssistantRecord, TurnIds
+from .records import AssistantRecord, TurnIds
+from .turn_rows import NewTurn, begin_turns, checkpoint_messages, finish_messages
 
 __all__ = ["GATHER_SECONDS", "WriteBatcher"]
 
@@ -57,13 +56,13 @@ class WriteBatcher:
         self._transaction = transaction
         self._gather = gather
         self._last_batch = float("-inf")
-        self._begins: list[tuple[crud.NewTurn, asyncio.Future[TurnIds]]] = []
+        self._begins: list[tuple[NewTurn, asyncio.Future[TurnIds]]] = []
         self._checkpoints: dict[str, AssistantRecord] = {}
         self._checkpoint_waiters: list[asyncio.Future[None]] = []
         self._finishes: dict[str, tuple[AssistantRecord, asyncio.Future[None]]] = {}
         self._writer: asyncio.Task[None] | None = None
 
-    def queue_begin(self, turn: crud.NewTurn) -> asyncio.Future[TurnIds]:
+    def queue_begin(self, turn: NewTurn) -> asyncio.Future[TurnIds]:
         """The turn's write, queued now; the future fails with ConversationNotFound for a
         missing or another user's conversation, or with the database's error."""
         future: asyncio.Future[TurnIds] = asyncio.get_running_loop().create_future()
@@ -71,7 +70,7 @@ class WriteBatcher:
         self._kick()
         return future
 
-    async def begin_turn(self, turn: crud.NewTurn) -> TurnIds:
+    async def begin_turn(self, turn: NewTurn) -> TurnIds:
         """Raises ConversationNotFound for a missing or another user's conversation."""
         future = self.queue_begin(turn)
         try:
@@ -135,19 +134,17 @@ class WriteBatcher:
 
     async def _batch(
         self,
-        begins: list[tuple[crud.NewTurn, asyncio.Future[TurnIds]]],
+        begins: list[tuple[NewTurn, asyncio.Future[TurnIds]]],
         checkpoints: dict[str, AssistantRecord],
         finishes: dict[str, tuple[AssistantRecord, asyncio.Future[None]]],
     ) -> None:
         records = {mid: record for mid, (record, _) in finishes.items()}
         try:
             async with self._transaction() as connection:
-                results = await crud.begin_turns(
-                    session=connection, turns=[turn for turn, _ in begins]
-                )
+                results = await begin_turns(session=connection, turns=[turn for turn, _ in begins])
                 # Before the ends: a checkpoint only touches answers still running.
-                await crud.checkpoint_messages(session=connection, records=checkpoints)
-                await crud.finish_messages(session=connection, records=records)
+                await checkpoint_messages(session=connection, records=checkpoints)
+                await finish_messages(session=connection, records=records)
         except Exception as exc:
             if len(begins) + len(finishes) + bool(checkpoints) > 1:
                 logger.warning("a batch of turn writes failed; writing them one by one")
@@ -168,7 +165,7 @@ class WriteBatcher:
 
     async def _one_by_one(
         self,
-        begins: list[tuple[crud.NewTurn, asyncio.Future[TurnIds]]],
+        begins: list[tuple[NewTurn, asyncio.Future[TurnIds]]],
         checkpoints: dict[str, AssistantRecord],
         finishes: dict[str, tuple[AssistantRecord, asyncio.Future[None]]],
     ) -> None:

@@ -12,9 +12,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .conversations import message_public
+from .rows import message_public
 from .tables import Conversation, Message, MessageFeedback, User
-from .tree import Node, active_path
 
 __all__ = ["export_feedback"]
 
@@ -33,7 +32,7 @@ async def export_feedback(*, session: AsyncSession) -> AsyncIterator[dict[str, A
             select(Message).where(Message.conversation_id == conv.id).order_by(Message.seq)
         )
         rows = {row.id: row for row in tree.scalars()}
-        path = active_path([Node(r.id, r.parent_id) for r in rows.values()], answer.id)
+        path = _path_to(rows, answer.id)
         stored = message_public(answer)
         yield {
             "rating": feedback.rating,
@@ -56,3 +55,14 @@ async def export_feedback(*, session: AsyncSession) -> AsyncIterator[dict[str, A
                 for mid in path
             ],
         }
+
+
+def _path_to(rows: dict[str, Message], leaf_id: str) -> list[str]:
+    """The ids from the root to `leaf_id`, root first."""
+    path: list[str] = []
+    current: str | None = leaf_id
+    while current is not None and current in rows and len(path) <= len(rows):
+        path.append(current)
+        current = rows[current].parent_id
+    path.reverse()
+    return path

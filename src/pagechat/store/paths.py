@@ -1,9 +1,10 @@
 """The active path read in SQL from its newest end, a page at a time.
 
-A conversation's messages form a tree (store/tree.py), and what a reader sees is the path
-from the root to a leaf. Reading the whole tree to find that path costs the conversation's
-length on every page; walking up from the leaf with a recursive CTE, one parent at a time
-(a lookup on the unique `messages.id`) and stopping after the page, costs the page alone.
+A conversation's messages form a tree (`messages.parent_id`), and what a reader sees is
+the path from the root to a leaf. Reading the whole tree to find that path costs the
+conversation's length on every page; walking up from the leaf with a recursive CTE, one
+parent at a time (a lookup on the unique `messages.id`) and stopping after the page, costs
+the page alone.
 
 The walk names no conversation: each row carries its own `conversation_id`, and the caller
 joins the path to the (owned) conversation on it. A `conversation_id = ...` condition in
@@ -86,8 +87,7 @@ def path_up(
 
 def newest_leaf(*, conversation_id: str, start: int) -> Select[str]:
     """The id of the leaf reached down from the message whose `seq` is `start` by always
-    taking the newest child (as `store.tree.newest_leaf` does): where a switched-to
-    branch ends.
+    taking the newest child: where a switched-to branch ends.
 
     A recursive CTE of `seq`s, one step per message below `start` on that branch. Each
     step is two lookups made as scalar subqueries, the step's id by its `seq` (the primary

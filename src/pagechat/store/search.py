@@ -12,7 +12,7 @@ What the user typed is never query syntax: it is cut into words (letters and
 digits), and each word must match the start of a word of the title or of one
 message, so `"`, `*`, `NEAR`, `:` or `&` mean nothing. The `simple` configuration
 and FTS5's `unicode61` tokenizer both lower-case without stemming, so the two
-databases (and the memory store) find the same conversations.
+databases find the same conversations.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ from __future__ import annotations
 import re
 
 from sqlalchemy import Select, func, select, text
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..protocol import ConversationPublic, ConversationSearchHit
+from ..identity import Principal
+from ..protocol import ConversationSearchHit
+from .core import StoreCore
+from .rows import conversation_public
 from .tables import Conversation, Message
 
-__all__ = ["MAX_TERMS", "fts5_match", "search_conversations", "search_terms", "snippet_of"]
+__all__ = ["MAX_TERMS", "Search", "fts5_match", "search_terms", "snippet_of"]
 
 MAX_TERMS = 8
 """More words than this are dropped: each one narrows the search further anyway."""
@@ -39,12 +41,6 @@ def search_terms(query: str) -> list[str]:
     """The distinct words of `query`, lower-cased, at most `MAX_TERMS`."""
     words = (w[:_MAX_TERM_CHARS] for w in _WORD.findall(query.casefold()))
     return list(dict.fromkeys(words))[:MAX_TERMS]
-
-
-def matches(text_: str, terms: list[str]) -> bool:
-    """Every term starts some word of `text_` (what both indexes answer)."""
-    words = _WORD.findall(text_.casefold())
-    return bool(terms) and all(any(w.startswith(t) for w in words) for t in terms)
 
 
 def snippet_of(text_: str, terms: list[str]) -> str:
@@ -111,46 +107,48 @@ def _title_hits(dialect: str, owner_id: str, terms: list[str], limit: int) -> Se
     return query.where(vector.bool_op("@@")(func.to_tsquery(_SIMPLE, _tsquery(terms))))
 
 
-async def search_conversations(
-    *, session: AsyncSession, owner_id: str, terms: list[str], limit: int
-) -> list[ConversationSearchHit]:
-    """The owner's conversations matching `terms`, most recently active first: the newest
-    `limit` of those whose messages match and of those whose title does, merged."""
-    if not terms:
-        return []
-    dialect = session.get_bind().dialect.name
-    rows = await session.execute(_message_hits(dialect, owner_id, terms, limit))
-    newest = {conversation_id: seq for conversation_id, seq in rows}
-    titled = set((await session.scalars(_title_hits(dialect, owner_id, terms, limit))).all())
-    ids = set(newest) | titled
-    if not ids:
-        return []
-    conversations = (
-        await session.scalars(
-            select(Conversation)
-            .where(Conversation.id.in_(ids))
-            .order_by(Conversation.updated_at.desc(), Conversation.id.desc())
-            .limit(limit)
-        )
-    ).all()
-    seqs = [newest[c.id] for c in conversations if c.id in newest]
-    messages = {
-        m.seq: m for m in (await session.scalars(select(Message).where(Message.seq.in_(seqs))))
-    }
-    hits = []
-    for conv in conversations:
-        public = ConversationPublic(
-            id=conv.id, title=conv.title, created_at=conv.created_at, updated_at=conv.updated_at
-        )
-        message = messages.get(newest.get(conv.id, -1))
-        if message is None:
-            hits.append(ConversationSearchHit(conversation=public, snippet=conv.title))
-        else:
-            hits.append(
-                ConversationSearchHit(
-                    conversation=public,
-                    snippet=snippet_of(message.content, terms),
-                    message_id=message.id,
+class Search(StoreCore):
+    async def search_conversations(
+        self, *, user: Principal, terms: list[str], limit: int = 20
+    ) -> list[ConversationSearchHit]:
+        """The user's conversations whose title, or one of whose finished messages, holds
+        every term at the start of a word, most recently active first: the newest `limit`
+        of those whose messages match and of those whose title does, merged."""
+        async with self._reading(user) as session:
+            if not terms:
+                return []
+            dialect = session.get_bind().dialect.name
+            rows = await session.execute(_message_hits(dialect, user.id, terms, limit))
+            newest = {conversation_id: seq for conversation_id, seq in rows}
+            titled = set((await session.scalars(_title_hits(dialect, user.id, terms, limit))).all())
+            ids = set(newest) | titled
+            if not ids:
+                return []
+            conversations = (
+                await session.scalars(
+                    select(Conversation)
+                    .where(Conversation.id.in_(ids))
+                    .order_by(Conversation.updated_at.desc(), Conversation.id.desc())
+                    .limit(limit)
                 )
-            )
-    return hits
+            ).all()
+            seqs = [newest[c.id] for c in conversations if c.id in newest]
+            messages = {
+                m.seq: m
+                for m in (await session.scalars(select(Message).where(Message.seq.in_(seqs))))
+            }
+        hits = []
+        for conv in conversations:
+            public = conversation_public(conv)
+            message = messages.get(newest.get(conv.id, -1))
+            if message is None:
+                hits.append(ConversationSearchHit(conversation=public, snippet=conv.title))
+            else:
+                hits.append(
+                    ConversationSearchHit(
+                        conversation=public,
+                        snippet=snippet_of(message.content, terms),
+                        message_id=message.id,
+                    )
+                )
+        return hits

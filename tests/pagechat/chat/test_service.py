@@ -9,7 +9,7 @@ from pagechat.models import FunctionModel, ModelRequest, ScriptItem
 from pagechat.pages import DEFAULT_BASE_INSTRUCTIONS
 from pagechat.protocol import ChatRequest
 from pagechat.runs import RunManager
-from pagechat.store import MemoryChatStore
+from tests.support.stores import sqlite_store
 
 ALICE = Principal(id="alice", email="alice@example.com")
 TOKENS = 20_000
@@ -28,17 +28,16 @@ def test_an_instant_answer_lets_other_tasks_run_under_uvloop() -> None:
             yield f"t{i} "
 
     async def main() -> list[int]:
-        service = ChatService(
-            model=FunctionModel(tokens), store=MemoryChatStore(), runs=RunManager()
-        )
-        run = await service.start(user=ALICE, request=ChatRequest(message="go"))
-        assert run.task is not None
-        seen: list[int] = []
-        while not run.task.done():
-            seen.append(produced)
-            await asyncio.sleep(0)
-        assert run.terminal == "complete"
-        return seen
+        async with sqlite_store(ALICE, in_memory=True) as store:
+            service = ChatService(model=FunctionModel(tokens), store=store, runs=RunManager())
+            run = await service.start(user=ALICE, request=ChatRequest(message="go"))
+            assert run.task is not None
+            seen: list[int] = []
+            while not run.task.done():
+                seen.append(produced)
+                await asyncio.sleep(0)
+            assert run.terminal == "complete"
+            return seen
 
     seen = uvloop.run(main())
     assert any(0 < n < TOKENS for n in seen), f"others ran only at {sorted(set(seen))}"
@@ -46,10 +45,11 @@ def test_an_instant_answer_lets_other_tasks_run_under_uvloop() -> None:
 
 async def test_every_turn_starts_from_the_one_base_prompt_of_the_pages() -> None:
     model = FunctionModel(lambda _request: "Hi.")
-    service = ChatService(model=model, store=MemoryChatStore(), runs=RunManager())
+    async with sqlite_store(ALICE, in_memory=True) as store:
+        service = ChatService(model=model, store=store, runs=RunManager())
 
-    run = await service.start(user=ALICE, request=ChatRequest(message="hello"))
-    assert run.task is not None
-    await run.task
+        run = await service.start(user=ALICE, request=ChatRequest(message="hello"))
+        assert run.task is not None
+        await run.task
 
     assert model.requests[0].system.startswith(DEFAULT_BASE_INSTRUCTIONS)

@@ -13,9 +13,9 @@ from pagechat.auth import create_access_token
 from pagechat.identity import Principal
 from pagechat.models import FunctionModel
 from pagechat.server import StaticTokens, create_app
-from pagechat.store import MemoryChatStore
 from pagechat.store.tables import User
 from tests.conftest import PASSWORD, TEST_SECRET, Account
+from tests.support.stores import sqlite_store
 
 
 async def _login(client: httpx.AsyncClient, email: str, password: str) -> httpx.Response:
@@ -116,16 +116,17 @@ async def test_the_token_of_a_deleted_user_gets_401(
 
 
 async def test_login_is_404_when_the_app_uses_fixed_tokens() -> None:
-    app = create_app(
-        model=FunctionModel(lambda _r: "hi"),
-        store=MemoryChatStore(),
-        authenticator=StaticTokens({"t": Principal("u", "u@example.com")}),
-    )
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app), base_url="http://testserver"
-    ) as client:
-        login = await _login(client, "u@example.com", "pw")
-        me = await client.get("/api/auth/me", headers={"Authorization": "Bearer t"})
+    async with sqlite_store(in_memory=True) as store:
+        app = create_app(
+            model=FunctionModel(lambda _r: "hi"),
+            store=store,
+            authenticator=StaticTokens({"t": Principal("u", "u@example.com")}),
+        )
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://testserver"
+        ) as client:
+            login = await _login(client, "u@example.com", "pw")
+            me = await client.get("/api/auth/me", headers={"Authorization": "Bearer t"})
 
     assert login.status_code == 404
     assert me.json() == {"id": "u", "email": "u@example.com", "is_admin": False}

@@ -202,7 +202,7 @@ async def test_cancel_during_model_streaming_keeps_the_partial_answer(h: Harness
             rest = [f async for f in frames(r)]
     assert rest[-1].type == "cancelled"
     assert "never shown" not in _text(seen + rest)
-    conv = next(iter(h.store.conversations.values()))
+    conv = await h.stored_conversation()
     stored = conv.messages[-1]
     assert stored.status == "cancelled" and stored.content == "Partial answer"
 
@@ -232,7 +232,7 @@ async def test_cancel_during_a_tool_cancels_the_tool(h: Harness) -> None:
         async with asyncio.timeout(1.0):  # the 200 ms target is measured in bench/cancel.py
             rest = [f async for f in frames(r)]
     assert rest[-1].type == "cancelled" and cancelled.is_set()
-    stored = next(iter(h.store.conversations.values())).messages[-1]
+    stored = (await h.stored_conversation()).messages[-1]
     assert stored.status == "cancelled" and stored.content == "Working."
 
 
@@ -311,7 +311,7 @@ async def test_malformed_body_is_422_json(h: Harness) -> None:
 async def test_empty_message_is_422(h: Harness, message: str) -> None:
     r = await h.client.post("/api/chat/stream", json={"message": message}, headers=AUTH_A)
     assert r.status_code == 422 and r.json()["detail"]
-    assert h.store.conversations == {}
+    assert await h.stored_conversations() == []
 
 
 async def test_message_over_the_limit_is_422(h: Harness) -> None:
@@ -405,7 +405,7 @@ async def test_usage_is_reported_and_a_nearly_full_context_warns(h: Harness) -> 
     payload = fs[-1].event["payload"]
     assert payload["usage"]["input_tokens"] > 140 and payload["usage"]["output_tokens"] > 0
     assert any("context" in w for w in payload["warnings"])
-    stored = next(iter(h.store.conversations.values())).messages[-1]
+    stored = (await h.stored_conversation()).messages[-1]
     assert stored.usage is not None and stored.usage.model_dump() == payload["usage"]
     assert stored.warnings == payload["warnings"]
 

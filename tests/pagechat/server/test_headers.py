@@ -3,6 +3,7 @@ caching of API answers, and no source maps."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -10,24 +11,25 @@ import pytest
 
 from pagechat.models import FunctionModel
 from pagechat.server import StaticTokens, create_app
-from pagechat.store import MemoryChatStore
 from tests.support.harness import ALICE, AUTH_A
+from tests.support.stores import sqlite_store
 
 
 @pytest.fixture
-async def client(tmp_path: Path) -> httpx.AsyncClient:
+async def client(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
     web = tmp_path / "web"
     (web / "assets").mkdir(parents=True)
     (web / "index.html").write_text('<!doctype html><script type="module" src="/assets/a.js">')
     (web / "assets" / "a.js").write_text("console.log(1)")
     (web / "assets" / "a.js.map").write_text('{"sources": ["secret.ts"]}')
-    app = create_app(
-        model=FunctionModel(lambda _r: "hi"),
-        store=MemoryChatStore(),
-        authenticator=StaticTokens({"token-a": ALICE}),
-        static_dir=web,
-    )
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t")
+    async with sqlite_store(ALICE, in_memory=True) as store:
+        app = create_app(
+            model=FunctionModel(lambda _r: "hi"),
+            store=store,
+            authenticator=StaticTokens({"token-a": ALICE}),
+            static_dir=web,
+        )
+        yield httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t")
 
 
 async def test_the_page_forbids_inline_script_framing_and_sniffing(

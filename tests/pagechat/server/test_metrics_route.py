@@ -12,9 +12,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from pagechat.models import ScriptedModel
 from pagechat.runs import RunManager
 from pagechat.server import StaticTokens, create_app
-from pagechat.store import MemoryChatStore
 from pagechat.testing import frames, read_all, serve
 from tests.support.harness import ADMIN, ALICE, AUTH_A, AUTH_ADMIN
+from tests.support.stores import sqlite_store
 
 SCRAPER = "scraper-token-" + "s" * 32
 
@@ -22,15 +22,16 @@ SCRAPER = "scraper-token-" + "s" * 32
 @pytest.fixture
 async def client() -> AsyncIterator[tuple[httpx.AsyncClient, list[ScriptedModel]]]:
     models = [ScriptedModel([["Hello", " world", "."]])]
-    app = create_app(
-        model=lambda: models[0],
-        store=MemoryChatStore(),
-        runs=RunManager(),
-        authenticator=StaticTokens({"token-a": ALICE, "token-admin": ADMIN}),
-        metrics_token=SCRAPER,
-    )
-    async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
-        yield client, models
+    async with sqlite_store(ALICE, ADMIN) as store:
+        app = create_app(
+            model=lambda: models[0],
+            store=store,
+            runs=RunManager(),
+            authenticator=StaticTokens({"token-a": ALICE, "token-admin": ADMIN}),
+            metrics_token=SCRAPER,
+        )
+        async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
+            yield client, models
 
 
 def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

@@ -21,7 +21,7 @@ from pagechat.pages import (
 )
 from pagechat.testing import streamed_text
 from pagechat.tools import ToolConfig, ToolContext, ToolResult, register_tool
-from tests.support.harness import AUTH_A, AUTH_ADMIN, AUTH_B, Harness, harness
+from tests.support.harness import ALICE, AUTH_A, AUTH_ADMIN, AUTH_B, Harness, harness
 
 PROPOSAL_SCHEMA = {
     "type": "object",
@@ -255,7 +255,9 @@ async def test_an_over_budget_context_is_cut_with_a_note_and_kept_for_audit(h: H
     system = model.requests[0].system
     assert "Page context cut here" in system
     assert system.count("z") < 300
-    conv = h.store.conversations[fs[-1].event["payload"]["conversation_id"]]
+    conv = await h.store.get_conversation(
+        user=ALICE, conversation_id=fs[-1].event["payload"]["conversation_id"]
+    )
     audit = conv.messages[-1].context_audit
     assert (
         audit is not None and audit.startswith("Editing stream Oncology.") and "cut here" in audit

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import AsyncIterator, Callable, MutableMapping
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -19,9 +20,9 @@ from pagechat.runs.log import MemoryEventLog
 from pagechat.server import StaticTokens, create_app
 from pagechat.server.headers import CONTENT_SECURITY_POLICY
 from pagechat.server.sse import EventStream
-from pagechat.store import MemoryChatStore
 from pagechat.testing import read_all, serve, streamed_text
 from tests.support.harness import ALICE, AUTH_A
+from tests.support.stores import sqlite_store
 
 
 class _Seen:
@@ -54,13 +55,13 @@ class _Shout:
         await self.app(scope, receive, _send)
 
 
-def _app(*replies: Any) -> FastAPI:
+@asynccontextmanager
+async def _app(*replies: Any) -> AsyncIterator[FastAPI]:
     model = ScriptedModel(list(replies))
-    return create_app(
-        model=lambda: model,
-        store=MemoryChatStore(),
-        authenticator=StaticTokens({"token-a": ALICE}),
-    )
+    async with sqlite_store(ALICE) as store:
+        yield create_app(
+            model=lambda: model, store=store, authenticator=StaticTokens({"token-a": ALICE})
+        )
 
 
 async def _answer(base: str) -> tuple[httpx.Response, str]:
@@ -74,12 +75,12 @@ async def _answer(base: str) -> tuple[httpx.Response, str]:
 
 
 async def test_answer_frames_skip_pagechat_middleware_which_still_adds_its_headers() -> None:
-    app = _app(["hello", " there"])
     seen: list[str] = []
-    # Innermost, beside pagechat's own SecurityHeaders and BodySizeLimit.
-    app.user_middleware.append(Middleware(_Seen, into=seen))
-    async with serve(app) as base:
-        response, text = await _answer(base)
+    async with _app(["hello", " there"]) as app:
+        # Innermost, beside pagechat's own SecurityHeaders and BodySizeLimit.
+        app.user_middleware.append(Middleware(_Seen, into=seen))
+        async with serve(app) as base:
+            response, text = await _answer(base)
     assert text == "hello there"
     assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
     assert response.headers["cache-control"] == "no-store"
@@ -88,10 +89,10 @@ async def test_answer_frames_skip_pagechat_middleware_which_still_adds_its_heade
 
 
 async def test_middleware_the_app_adds_sees_every_frame_of_an_answer() -> None:
-    app = _app(["hello", " there"])
-    app.add_middleware(_Shout)
-    async with serve(app) as base:
-        _, text = await _answer(base)
+    async with _app(["hello", " there"]) as app:
+        app.add_middleware(_Shout)
+        async with serve(app) as base:
+            _, text = await _answer(base)
     assert text == "HELLO there"
 
 
@@ -123,13 +124,13 @@ def _mount_router(app: FastAPI) -> None:
 async def test_a_stream_from_a_mount_goes_through_the_mount_middleware(
     mount: Callable[[FastAPI], None],
 ) -> None:
-    app = _app()
-    mount(app)
-    async with (
-        serve(app) as base,
-        httpx.AsyncClient(base_url=base, timeout=10) as client,
-        client.stream("GET", "/sub/events", headers=AUTH_A) as response,
-    ):
-        assert response.status_code == 200
-        text = streamed_text(await read_all(response))
+    async with _app() as app:
+        mount(app)
+        async with (
+            serve(app) as base,
+            httpx.AsyncClient(base_url=base, timeout=10) as client,
+            client.stream("GET", "/sub/events", headers=AUTH_A) as response,
+        ):
+            assert response.status_code == 200
+            text = streamed_text(await read_all(response))
     assert text == "HELLO"

@@ -72,7 +72,7 @@ async def test_cancel_closes_the_upstream_request_and_keeps_the_partial_answer(h
                 rest = await read_all(r)
         assert rest[-1].type == "cancelled"
         assert await fake.disconnected(within=1.0)
-    stored = next(iter(h.store.conversations.values())).messages[-1]
+    stored = (await h.stored_conversation()).messages[-1]
     assert stored.status == "cancelled" and stored.content == "Partial answer"
 
 
@@ -92,7 +92,7 @@ async def test_with_cancel_on_disconnect_a_dropped_connection_stops_the_run() ->
             assert run.task is not None
             await asyncio.wait([run.task])
         assert run.terminal == "cancelled"
-    stored = next(iter(h.store.conversations.values())).messages[-1]
+        stored = (await h.stored_conversation()).messages[-1]
     assert stored.status == "cancelled" and stored.content == "Partial answer"
 
 
@@ -111,5 +111,5 @@ async def test_by_default_a_dropped_connection_leaves_the_run_going(h: Harness) 
             assert run.task is not None
             await asyncio.wait([run.task])
     assert run.terminal == "complete"
-    stored = next(iter(h.store.conversations.values())).messages[-1]
+    stored = (await h.stored_conversation()).messages[-1]
     assert stored.status == "complete" and stored.content == "Partial answer and the rest."

@@ -145,7 +145,7 @@ async def _run_case(h: Harness, case: Case, model: Model) -> None:
         message = last.event["message"]
         assert message and "test-key" not in message and "sk-" not in message
     assert streamed_text(fs) == case.partial
-    conv = next(iter(h.store.conversations.values()))
+    conv = await h.stored_conversation()
     user, answer = conv.messages[0], conv.messages[-1]
     assert user.role == "user" and user.content == "Hi there"
     assert answer.status == case.terminal and answer.content == case.partial

@@ -1,7 +1,7 @@
 """Pages and history of a branched conversation: what each message says of its siblings,
-where a page ends, and which cursors are refused. Held to by the in-memory store and by
-SQL on SQLite and PostgreSQL, which reads a page by walking up from its newest message
-(store/paths.py) and counts siblings that are on no page at all."""
+where a page ends, and which cursors are refused, on SQLite and PostgreSQL: the store reads
+a page by walking up from its newest message (store/paths.py) and counts siblings that are
+on no page at all."""
 
 from __future__ import annotations
 

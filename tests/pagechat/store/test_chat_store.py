@@ -1,4 +1,4 @@
-"""The `ChatStore` contract, held to by the in-memory store and by SQL on SQLite and PostgreSQL."""
+"""The `ChatStore` contract, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the user did with an answer's card is kept with the answer, in every `ChatStore`."""
+"""What the user did with an answer's card is kept with the answer, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Conversation search: the memory store, and the full-text indexes of SQLite and PostgreSQL."""
+"""Conversation search: the full-text indexes of SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -18,8 +18,8 @@ from pagechat.store import (
     create_sessionmaker,
     upgrade_async,
 )
-from pagechat.store.conversations import INTERRUPTED_NOTE
 from pagechat.store.tables import Conversation, Message
+from pagechat.store.turns import INTERRUPTED_NOTE
 from pagechat.store.users import create_user
 from tests.conftest import Account
 

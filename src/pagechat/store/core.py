@@ -1,0 +1,67 @@
+"""What every part of `ChatStore` shares: its sessions and how a call gets one.
+
+A call that reads or writes a user's conversations first waits for that user's turn
+starts still being written (store/pending.py), so a reload right after a start finds
+the running answer. SQLite lets one connection write at a time, and the others poll
+(busy_timeout) and give up after 5 s with "database is locked" when a burst of turns
+starts while the event loop is busy: writers queue on a lock here instead, first come
+first served, and a turn's own writes (begin, checkpoints, end) are group-committed
+(store/batch.py). PostgreSQL writes each in its own transaction, side by side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
+
+from ..identity import Principal
+from .batch import WriteBatcher
+from .db import is_sqlite
+from .pending import PendingTurns
+
+__all__ = ["StoreCore"]
+
+
+class StoreCore:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+        bind = sessions.kw.get("bind")
+        self._write_lock = asyncio.Lock() if bind is not None and is_sqlite(bind.url) else None
+        self._batch = WriteBatcher(self._batch_writing) if self._write_lock is not None else None
+        self._pending = PendingTurns()
+
+    async def aclose(self) -> None:
+        """At shutdown, after the runs have stopped: finish the turn writes still queued."""
+        if self._batch is not None:
+            await self._batch.aclose()
+
+    @asynccontextmanager
+    async def _reading(self, user: Principal) -> AsyncIterator[AsyncSession]:
+        """A session to read `user`'s data in, once their turn starts are written."""
+        await self._pending.user(user.id)
+        async with self.sessions() as session:
+            yield session
+
+    @asynccontextmanager
+    async def _writing(self, user: Principal | None = None) -> AsyncIterator[AsyncSession]:
+        """A write transaction (on SQLite, one at a time), once `user`'s turn starts are
+        written."""
+        if user is not None:
+            await self._pending.user(user.id)
+        if self._write_lock is None:
+            async with self.sessions.begin() as session:
+                yield session
+            return
+        async with self._write_lock, self.sessions.begin() as session:
+            yield session
+
+    @asynccontextmanager
+    async def _batch_writing(self) -> AsyncIterator[AsyncConnection]:
+        """A group commit's transaction (SQLite): a Core connection under the write lock."""
+        assert self._write_lock is not None
+        engine: AsyncEngine = self.sessions.kw["bind"]
+        async with self._write_lock, engine.begin() as connection:
+            yield connection

@@ -1,0 +1,230 @@
+"""A turn's rows, many turns at once: what the group commit writes (store/batch.py).
+
+Each function writes any number of turns in a fixed number of statements, on an ORM
+session or on a plain Core connection; none commits: the caller owns the transaction.
+On PostgreSQL a turn is written alone, through the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.sql.elements import BindParameter
+
+from .records import AssistantRecord, ConversationNotFound, TurnIds
+from .rows import CONVERSATIONS, MESSAGES, message_row, new_id
+from .tables import Conversation, utcnow
+from .titles import make_title
+
+__all__ = ["NewTurn", "begin_turns", "checkpoint_messages", "finish_messages"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewTurn:
+    """A turn to begin: the user's message, in a new conversation or an owned one."""
+
+    owner_id: str
+    conversation_id: str | None
+    message: str
+    run_id: str | None = None
+    ids: TurnIds | None = None
+    """Made up front (`ChatStore.start_turn`): the run starts before this is written."""
+
+
+async def begin_turns(
+    *, session: AsyncSession | AsyncConnection, turns: Sequence[NewTurn]
+) -> list[TurnIds | ConversationNotFound]:
+    """Store each turn's user message and a `running` placeholder for its answer.
+
+    Many turns in a fixed number of statements (one read, three writes), so a burst
+    of turns costs the database one short transaction (store/batch.py). A turn whose
+    conversation is missing, or another user's, gets `ConversationNotFound` in its
+    place and writes nothing; the others are unaffected.
+    """
+    now = utcnow()
+    wanted = {t.conversation_id for t in turns if t.conversation_id is not None}
+    owners: dict[str, str] = {}
+    leaves: dict[str, str | None] = {}
+    if wanted:
+        rows = await session.execute(
+            select(Conversation.id, Conversation.owner_id, Conversation.active_leaf_id).where(
+                Conversation.id.in_(wanted)
+            )
+        )
+        for found, owner, leaf in rows:
+            owners[found] = owner
+            leaves[found] = leaf
+    results: list[TurnIds | ConversationNotFound] = []
+    new_conversations: list[dict[str, Any]] = []
+    touched: set[str] = set()
+    messages: list[dict[str, Any]] = []
+    for turn in turns:
+        cid = turn.conversation_id
+        if cid is None:
+            cid = turn.ids.conversation_id if turn.ids is not None else new_id()
+            new_conversations.append(
+                {
+                    "id": cid,
+                    "owner_id": turn.owner_id,
+                    "title": make_title(turn.message),
+                    "created_at": now,
+                    "updated_at": now,
+                }
+            )
+        elif owners.get(cid) != turn.owner_id:
+            results.append(ConversationNotFound(cid))
+            continue
+        else:
+            touched.add(cid)
+        ids = turn.ids or TurnIds(cid, new_id(), new_id())
+        # In this order: `seq` (the conversation's order) follows the insert order.
+        # The question follows the active branch's last message; the answer, the question.
+        messages.append(
+            message_row(
+                ids.user_message_id, cid, "user", turn.message, now, parent_id=leaves.get(cid)
+            )
+        )
+        messages.append(
+            message_row(
+                ids.assistant_message_id,
+                cid,
+                "assistant",
+                "",
+                now,
+                run_id=turn.run_id,
+                parent_id=ids.user_message_id,
+            )
+        )
+        leaves[cid] = ids.assistant_message_id
+        results.append(ids)
+    for conv in new_conversations:
+        conv["active_leaf_id"] = leaves[conv["id"]]
+    if new_conversations:
+        await session.execute(insert(CONVERSATIONS), new_conversations)
+    if touched:
+        await session.execute(
+            _MOVE_LEAVES, [{"b_id": cid, "b_leaf": leaves[cid], "b_now": now} for cid in touched]
+        )
+    if messages:
+        await session.execute(insert(MESSAGES), messages)
+    return results
+
+
+# The group commit's statements (store/batch.py), built once: building one costs more
+# CPU than SQLite takes to run it, and a batch is written every 25 ms under load. Core,
+# not the ORM: ORM bulk updates match on the primary key (`seq`), not `id`, and an ORM
+# UPDATE first works out what to synchronize in a session that holds nothing.
+_MOVE_LEAVES = (
+    update(CONVERSATIONS)
+    .where(CONVERSATIONS.c.id == bindparam("b_id"))
+    .values(updated_at=bindparam("b_now"), active_leaf_id=bindparam("b_leaf"))
+)
+_PROGRESS: dict[str, BindParameter[Any]] = {
+    "content": bindparam("b_content"),
+    "payload": bindparam("b_payload"),
+    "input_tokens": bindparam("b_input_tokens"),
+    "output_tokens": bindparam("b_output_tokens"),
+}
+_FINISH = (
+    update(MESSAGES)
+    .where(MESSAGES.c.id == bindparam("b_id"))
+    .values(
+        **_PROGRESS,
+        status=bindparam("b_status"),
+        run_id=None,
+        error=bindparam("b_error"),
+        context_audit=bindparam("b_context_audit"),
+    )
+)
+_TOUCH_FINISHED = (
+    update(CONVERSATIONS)
+    .where(
+        CONVERSATIONS.c.id.in_(
+            select(MESSAGES.c.conversation_id).where(
+                MESSAGES.c.id.in_(bindparam("b_ids", expanding=True))
+            )
+        )
+    )
+    .values(updated_at=bindparam("b_now"))
+)
+# Only rows still `running` change: a checkpoint that lands after its answer was
+# finished must not put the partial text back.
+_CHECKPOINT = (
+    update(MESSAGES)
+    .where(MESSAGES.c.id == bindparam("b_id"), MESSAGES.c.status == "running")
+    .values(**_PROGRESS)
+)
+
+
+async def finish_messages(
+    *, session: AsyncSession | AsyncConnection, records: Mapping[str, AssistantRecord]
+) -> None:
+    """Fill placeholders from their runs' folded events, in two statements whatever
+    their number. A deleted one is quietly gone."""
+    if not records:
+        return
+    await session.execute(
+        _FINISH,
+        [
+            {
+                **_progress(message_id, record),
+                "b_status": record.status,
+                "b_error": record.error,
+                "b_context_audit": record.context_audit,
+            }
+            for message_id, record in records.items()
+        ],
+    )
+    await session.execute(_TOUCH_FINISHED, {"b_ids": list(records), "b_now": utcnow()})
+
+
+async def checkpoint_messages(
+    *, session: AsyncSession | AsyncConnection, records: Mapping[str, AssistantRecord]
+) -> None:
+    """Save the progress of running answers, all in one statement.
+
+    Only rows still `running` change: a checkpoint that lands after its answer
+    was finished must not put the partial text back.
+    """
+    if not records:
+        return
+    await session.execute(
+        _CHECKPOINT, [_progress(message_id, record) for message_id, record in records.items()]
+    )
+
+
+def _progress(message_id: str, record: AssistantRecord) -> dict[str, Any]:
+    """The bind values a checkpoint and an end both write."""
+    usage = record.usage
+    return {
+        "b_id": message_id,
+        "b_content": record.content,
+        "b_payload": _payload_of(record),
+        "b_input_tokens": usage.input_tokens if usage else None,
+        "b_output_tokens": usage.output_tokens if usage else None,
+    }
+
+
+def _payload_of(record: AssistantRecord) -> dict[str, Any]:
+    def dump(items: Sequence[BaseModel] | None) -> list[Any] | None:
+        return [item.model_dump(mode="json") for item in items] if items else None
+
+    values: dict[str, Any] = {
+        "suggested_values": dump(record.suggested_values),
+        "suggested_actions": dump(record.suggested_actions),
+        "custom_payload": (
+            record.custom_payload.model_dump(mode="json") if record.custom_payload else None
+        ),
+        "payloads": dump(record.payloads),
+        "tool_history": dump(record.tool_history),
+        "warnings": list(record.warnings) or None,
+        "stop_reason": record.stop_reason,
+        "model": record.model,
+    }
+    # Absent keys read back as the protocol's defaults; rows stay small.
+    return {name: value for name, value in values.items() if value is not None}
