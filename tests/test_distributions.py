@@ -19,6 +19,7 @@ import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -140,9 +141,7 @@ def project(venv: Path) -> Iterator[Path]:
     yield root
 
 
-def test_a_new_project_passes_its_own_tests_and_serves_its_card(
-    venv: Path, project: Path
-) -> None:
+def test_a_new_project_passes_its_own_tests_and_serves_its_card(venv: Path, project: Path) -> None:
     env = _clean_env(project) | {"DATABASE_URL": f"sqlite+aiosqlite:///{project}/app.db"}
     tested = _run(venv / "bin/pytest", "-q", "-p", "no:cacheprovider", cwd=project, env=env)
     assert " passed" in tested and "failed" not in tested
@@ -193,7 +192,7 @@ def _wait_until_up(client: httpx.Client, server: subprocess.Popen[bytes]) -> Non
     raise AssertionError("pagechat serve did not answer /api/health")
 
 
-def _chat(client: httpx.Client, headers: dict[str, str], message: str) -> list[dict[str, object]]:
+def _chat(client: httpx.Client, headers: dict[str, str], message: str) -> list[dict[str, Any]]:
     body = {"message": message, "context": {"current_page": "bookmarks"}}
     with client.stream("POST", "/api/chat/stream", json=body, headers=headers) as response:
         assert response.status_code == 200, response.read()

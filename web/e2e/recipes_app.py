@@ -86,20 +86,20 @@ def create_app(settings: Settings | None = None, *, model: ModelSource | None = 
         instructions="You find recipes.",
         payloads=[
             PayloadConfig(
-                "recipe",
-                "RECIPE:",
-                "Propose one as RECIPE: {...}",
-                schema,
+                type="recipe",
+                parse_marker="RECIPE:",
+                llm_instructions="Propose one as RECIPE: {...}",
+                schema=schema,
                 accept_action="save_recipe",
             )
         ],
         server_actions=[ServerAction("save_recipe", "Save the recipe.", save_recipe, schema)],
         tools=[
             ToolConfig(
-                "find_recipe",
-                "Find a recipe.",
-                {"type": "object", "properties": {"query": {"type": "string"}}},
-                find_recipe,
+                name="find_recipe",
+                description="Find a recipe.",
+                input_schema={"type": "object", "properties": {"query": {"type": "string"}}},
+                executor=find_recipe,
                 payload_schema=schema,
                 payload_type="recipe",
             )

@@ -141,18 +141,45 @@ _SEARCH_SCHEMA = {
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
 for tool in (
-    ToolConfig("slow_search", "Search articles (slowly).", _SEARCH_SCHEMA, _slow_search),
-    ToolConfig("broken_tool", "Always fails.", _EMPTY_SCHEMA, _broken_tool),
-    ToolConfig("save_note", "Save a note.", _EMPTY_SCHEMA, _note_tool),
     ToolConfig(
-        "xss_probe", "Hostile progress, output and payload.", {"type": "object"}, _xss_probe
+        name="slow_search",
+        description="Search articles (slowly).",
+        input_schema=_SEARCH_SCHEMA,
+        executor=_slow_search,
     ),
-    ToolConfig("xss_fail", "Fails with a hostile error.", {"type": "object"}, _xss_fail),
     ToolConfig(
-        "delete_demo",
-        "Delete a demo item. It cannot be undone.",
-        {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
-        _delete_demo,
+        name="broken_tool",
+        description="Always fails.",
+        input_schema=_EMPTY_SCHEMA,
+        executor=_broken_tool,
+    ),
+    ToolConfig(
+        name="save_note",
+        description="Save a note.",
+        input_schema=_EMPTY_SCHEMA,
+        executor=_note_tool,
+    ),
+    ToolConfig(
+        name="xss_probe",
+        description="Hostile progress, output and payload.",
+        input_schema={"type": "object"},
+        executor=_xss_probe,
+    ),
+    ToolConfig(
+        name="xss_fail",
+        description="Fails with a hostile error.",
+        input_schema={"type": "object"},
+        executor=_xss_fail,
+    ),
+    ToolConfig(
+        name="delete_demo",
+        description="Delete a demo item. It cannot be undone.",
+        input_schema={
+            "type": "object",
+            "properties": {"id": {"type": "integer"}},
+            "required": ["id"],
+        },
+        executor=_delete_demo,
         requires_approval=True,
     ),
 ):
@@ -172,9 +199,9 @@ register_page(
     "demo",
     payloads=[
         PayloadConfig(
-            "project_proposal",
-            "PROJECT_PROPOSAL:",
-            "Propose changes to the project as PROJECT_PROPOSAL: {json}.",
+            type="project_proposal",
+            parse_marker="PROJECT_PROPOSAL:",
+            llm_instructions="Propose changes to the project as PROJECT_PROPOSAL: {json}.",
             schema={"type": "object"},
             state_key="proposal",
         )

@@ -105,7 +105,14 @@ def test_a_payload_is_accepted_by_one_of_its_pages_server_actions() -> None:
     save = ServerAction("save", "Save it.", _apply)
     config = register_page(
         "recipes",
-        payloads=[PayloadConfig("recipe", "RECIPE:", "Propose one.", accept_action="save")],
+        payloads=[
+            PayloadConfig(
+                type="recipe",
+                parse_marker="RECIPE:",
+                llm_instructions="Propose one.",
+                accept_action="save",
+            )
+        ],
         server_actions=[save],
     )
     assert config.payloads[0].accept_action == "save"
@@ -117,7 +124,14 @@ def test_an_accept_action_the_page_does_not_have_is_refused_at_registration() ->
     ):
         register_page(
             "recipes",
-            payloads=[PayloadConfig("recipe", "RECIPE:", "Propose one.", accept_action="save")],
+            payloads=[
+                PayloadConfig(
+                    type="recipe",
+                    parse_marker="RECIPE:",
+                    llm_instructions="Propose one.",
+                    accept_action="save",
+                )
+            ],
             server_actions=[ServerAction("other", "Something else.", _apply)],
         )
     with pytest.raises(UnknownPage):
@@ -126,4 +140,6 @@ def test_an_accept_action_the_page_does_not_have_is_refused_at_registration() ->
 
 def test_an_empty_accept_action_is_refused() -> None:
     with pytest.raises(ValueError, match="accept_action must not be empty"):
-        PayloadConfig("recipe", "RECIPE:", "Propose one.", accept_action="")
+        PayloadConfig(
+            type="recipe", parse_marker="RECIPE:", llm_instructions="Propose one.", accept_action=""
+        )

@@ -44,19 +44,33 @@ def create_app(settings: Settings | None = None, *, model: ModelSource | None = 
     register_page(
         "recipes",
         payloads=[
-            PayloadConfig("recipe", "RECIPE:", "Propose a recipe.", RECIPE, accept_action="save")
+            PayloadConfig(
+                type="recipe",
+                parse_marker="RECIPE:",
+                llm_instructions="Propose a recipe.",
+                schema=RECIPE,
+                accept_action="save",
+            )
         ],
         server_actions=[ServerAction("save", "Save the recipe.", _save)],
-        tools=[ToolConfig("find", "Find a recipe.", ANY_INPUT, _find, payload_type="recipe")],
+        tools=[
+            ToolConfig(
+                name="find",
+                description="Find a recipe.",
+                input_schema=ANY_INPUT,
+                executor=_find,
+                payload_type="recipe",
+            )
+        ],
         tabs=[
             TabConfig(
                 "kitchen",
                 tools=(
                     ToolConfig(
-                        "timer",
-                        "Set a timer.",
-                        ANY_INPUT,
-                        _nothing,
+                        name="timer",
+                        description="Set a timer.",
+                        input_schema=ANY_INPUT,
+                        executor=_nothing,
                         payload_schema=TIMER,
                         payload_type="timer",
                     ),
@@ -64,12 +78,29 @@ def create_app(settings: Settings | None = None, *, model: ModelSource | None = 
             )
         ],
     )
-    register_page("menu", payloads=[PayloadConfig("recipe", "RECIPE:", "Show a recipe.")])
-    register_tool(
-        ToolConfig("shop", "A shopping list.", ANY_INPUT, _nothing, payload_type="shopping_list")
+    register_page(
+        "menu",
+        payloads=[
+            PayloadConfig(type="recipe", parse_marker="RECIPE:", llm_instructions="Show a recipe.")
+        ],
     )
     register_tool(
-        ToolConfig("untyped", "No payload type.", ANY_INPUT, _nothing, payload_schema=TIMER)
+        ToolConfig(
+            name="shop",
+            description="A shopping list.",
+            input_schema=ANY_INPUT,
+            executor=_nothing,
+            payload_type="shopping_list",
+        )
+    )
+    register_tool(
+        ToolConfig(
+            name="untyped",
+            description="No payload type.",
+            input_schema=ANY_INPUT,
+            executor=_nothing,
+            payload_schema=TIMER,
+        )
     )
     return create_app_from_settings(settings, model=model)
 
