@@ -11,7 +11,7 @@ SHARED  ?= ../shared
 
 WEB_SOURCES := $(shell find web/src web/packages/react/src web/packages/react/package.json web/index.html web/vite.config.ts web/tsconfig*.json web/packages/react/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: run test lint test-py test-web bench setup web wheels chromium system-packages clean
+.PHONY: run test lint docs test-py test-web bench setup web wheels chromium system-packages clean
 
 # --- set-up --------------------------------------------------------------------
 
@@ -87,7 +87,12 @@ test-web: setup web/node_modules/.installed chromium
 	cd web && npm run build:example
 	cd web && npm run e2e
 
-test: lint test-py test-web
+# The documentation site (MkDocs Material, API reference from the docstrings); --strict
+# fails on a broken link or a reference to a name that is not there.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+test: lint docs test-py test-web
 
 # --- measure -----------------------------------------------------------------
 
@@ -103,4 +108,4 @@ bench: setup web chromium
 	cd web && npm run bench
 
 clean:
-	rm -rf $(VENV) dist src/pagechat/web web/node_modules web/dist web/packages/react/dist web/examples/minimal/dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) dist site src/pagechat/web web/node_modules web/dist web/packages/react/dist web/examples/minimal/dist .pytest_cache .mypy_cache .ruff_cache

@@ -1,9 +1,9 @@
-"""The README's "Build your own app" commands, run as written, so they cannot rot.
+"""The "Build your own app" commands of docs/pages.md, run as written, so they cannot rot.
 
 Each line of the section's `sh` block runs from the repository root; the one that
 serves is started, used as a user would (sign in, a turn on the notes page, a
 misspelt page), and stopped. Its database and state go to a temporary directory,
-and its port is a free one instead of the README's 8001.
+and its port is a free one instead of the page's 8001.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _commands() -> list[str]:
-    readme = (REPO / "README.md").read_text()
+    readme = (REPO / "docs" / "pages.md").read_text()
     section = readme.split("## Build your own app", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```sh\n(.*?)```", section, flags=re.S)
     assert len(blocks) == 1, "the section has one block of commands"
