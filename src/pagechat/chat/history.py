@@ -32,6 +32,7 @@ __all__ = [
     "TOOL_OUTPUT_CHARS",
     "build_history",
     "partial_text",
+    "partial_turns",
 ]
 
 DEFAULT_HISTORY_BUDGET = defaults.HISTORY_BUDGET
@@ -136,6 +137,33 @@ def _native_turns(msg: MessagePublic, *, answered: bool) -> list[ModelMessage] |
     """An answer with tool calls in the providers' own tool-use form: each step's text and
     calls, then their results (outputs cut as in the notes), then the final text and notes.
     None when the stored markers do not name its tool calls one by one, in order."""
+    steps = _native_steps(msg)
+    if steps is None:
+        return None
+    turns, start = steps
+    notes = _STATUS_NOTES.get(msg.status, "") + _proposal_notes(msg)
+    final = (msg.content[start:].strip() + notes + _decision_note(msg, answered=answered)).strip()
+    turns.append(AssistantTurn(final or _NO_TEXT))
+    return turns
+
+
+def partial_turns(msg: MessagePublic, *, native_tools: bool) -> list[ModelMessage]:
+    """An answer cut short (Stop, an interruption, `max_tokens`), for the model to go on
+    with: its completed tool calls with their stored results in the tool-use form, so none
+    runs again, then the text written after them as the unfinished assistant turn (none
+    when it stopped right after a result). Without native tools, the whole answer as text
+    with notes of the calls (`partial_text`)."""
+    steps = _native_steps(msg) if native_tools and msg.tool_history else None
+    if steps is None:
+        return [AssistantTurn(partial_text(msg), partial=True)]
+    turns, start = steps
+    rest = msg.content[start:].lstrip()
+    return [*turns, AssistantTurn(rest, partial=True)] if rest.strip() else turns
+
+
+def _native_steps(msg: MessagePublic) -> tuple[list[ModelMessage], int] | None:
+    """The tool-use steps of an answer and where its text after them begins; None when the
+    stored markers do not name its tool calls one by one, in order, or it has none."""
     history = msg.tool_history
     cards = [i for i, e in enumerate(history) if not e.in_answer]
     turns: list[ModelMessage] = []
@@ -169,10 +197,7 @@ def _native_turns(msg: MessagePublic, *, answered: bool) -> list[ModelMessage] |
         start = answered_by_tool[2]
     if not turns:
         return None
-    notes = _STATUS_NOTES.get(msg.status, "") + _proposal_notes(msg)
-    final = (msg.content[start:].strip() + notes + _decision_note(msg, answered=answered)).strip()
-    turns.append(AssistantTurn(final or _NO_TEXT))
-    return turns
+    return turns, start
 
 
 _SHOWN = "(Shown to the user as the end of this answer.)"

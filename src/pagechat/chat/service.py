@@ -188,6 +188,7 @@ class ChatService:
             # The run goes on from what the user saw: one answer, its tools numbered on.
             turn.text.append(partial.content)
             turn.tool_history.extend(partial.tool_history)
+            turn.joining = True
         messages = TurnRunner.build_messages(
             earlier=earlier,
             question=question,

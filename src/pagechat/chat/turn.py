@@ -32,7 +32,7 @@ from ..agent import (
     run_agent_loop,
 )
 from ..identity import Principal
-from ..models.base import AssistantTurn, Model, ModelMessage, TokenUsage, UserTurn
+from ..models.base import Model, ModelMessage, TokenUsage, UserTurn
 from ..pages import ParsedReply, ReplyParser, TurnSetup, neutralize_tool_markers
 from ..protocol import (
     PAYLOAD_ERROR,
@@ -57,7 +57,7 @@ from .approvals import Approvals
 from .checkpoints import Checkpointer
 from .coalesce import TextCoalescer
 from .config import ChatConfig
-from .history import build_history, partial_text
+from .history import build_history, partial_turns
 from .stored import unsaved, wait_stored
 from .text import storable, storable_text
 
@@ -88,6 +88,9 @@ class TurnState:
     """Decided approvals by tool_use_id, shown on their tool calls."""
     parsed: ParsedReply | None = None
     """What the reply parser took out of the answer before an approval pause."""
+    joining: bool = False
+    """A continued answer whose new text has not begun: its first words must not repeat
+    the space the stored text ends with (the model goes on from a prefill without it)."""
     stored: asyncio.Future[Any] | None = None
     """The turn's first write, under way while the model starts (chat/stored.py)."""
     settle: Callable[[], Awaitable[None]] | None = None
@@ -169,7 +172,7 @@ class TurnRunner:
             UserTurn(setup.seal(question)),
         ]
         if partial is not None:
-            messages.append(AssistantTurn(partial_text(partial), partial=True))
+            messages += partial_turns(partial, native_tools=bool(setup.tools))
         return messages
 
     async def run(self, messages: list[ModelMessage]) -> None:
@@ -262,7 +265,8 @@ class TurnRunner:
 
     def _on_text(self, event: AgentTextDelta) -> bool:
         """Shows the delta; True when the turn should let the loop run others now."""
-        self._show(self.parser.feed(storable_text(event.text)))
+        text = self._joined(event.text) if self.turn.joining else event.text
+        self._show(self.parser.feed(storable_text(text)))
         # An instant model (or a burst of buffered deltas) would hold the loop until
         # the turn ends: let readers and other runs in every millisecond or so, which
         # still lets readers batch their writes. A delta that comes long after the
@@ -279,6 +283,14 @@ class TurnRunner:
             pause = True
         self._last_delta = now
         return pause
+
+    def _joined(self, text: str) -> str:
+        """A continued answer's first text, without the space its stored part ends with."""
+        so_far = "".join(self.turn.text)
+        if so_far[-1:].isspace():
+            text = text.lstrip()
+        self.turn.joining = not text
+        return text
 
     def _on_tool_start(self, event: AgentToolStart) -> None:
         self._show(self.parser.flush())

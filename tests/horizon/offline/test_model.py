@@ -474,3 +474,26 @@ def test_chunks_join_to_the_text_and_keep_blocks_whole() -> None:
     assert block + "\n" in pieces
     assert 'SUGGESTED_VALUES: ["a b"]\n' in pieces
     assert pieces[:3] == ["Hello  ", "wide\n", "world.\n"]
+
+
+async def _streamed(request: ModelRequest) -> tuple[str, list[str]]:
+    text, calls = "", []
+    async for event in OfflineModel(delay=0).stream(request):
+        if isinstance(event, ModelTextDelta):
+            text += event.text
+        elif isinstance(event, ModelToolCall):
+            calls.append(event.name)
+    return text, calls
+
+
+async def test_continue_streams_only_what_comes_after_the_part_already_shown() -> None:
+    setup = prepare_turn({}, is_admin=False)
+    ask: list[ModelMessage] = [UserTurn("hello there friend")]
+    whole, _ = await _streamed(ModelRequest(system=setup.system_prompt, messages=ask))
+    shown = whole[: len(whole) // 2]
+
+    cut = [*ask, AssistantTurn(shown, partial=True)]
+    rest, _ = await _streamed(ModelRequest(system=setup.system_prompt, messages=cut))
+
+    assert len(whole.split()) > 5
+    assert shown.strip() + rest == whole.strip()

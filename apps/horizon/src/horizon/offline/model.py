@@ -14,6 +14,7 @@ import re
 from collections.abc import AsyncIterator, Iterator
 
 from pagechat.models import (
+    AssistantTurn,
     Model,
     ModelEvent,
     ModelFinish,
@@ -56,6 +57,7 @@ class OfflineModel(Model):
             text = "\n\n" + text  # after the tool card the loop inserts
         if step.calls and text:
             text += "\n\n"
+        text = after_prefill(request, text)
         for chunk in chunks(text):
             if self._delay:
                 await asyncio.sleep(self._delay)
@@ -67,6 +69,17 @@ class OfflineModel(Model):
         prompt = len(request.system) + sum(len(repr(m)) for m in request.messages)
         usage = TokenUsage(prompt // 4, len(text) // 4)
         yield ModelFinish("tool_use" if calls else "end_turn", usage)
+
+
+def after_prefill(request: ModelRequest, text: str) -> str:
+    """What comes after the answer's unfinished part (Continue), when the request ends
+    with one: the same request gives the same reply, so the part already shown is the
+    reply's beginning and only the rest is new. The whole reply when it does not begin so."""
+    last = request.messages[-1] if request.messages else None
+    if not (isinstance(last, AssistantTurn) and last.partial):
+        return text
+    said, whole = last.text.strip(), text.lstrip()
+    return whole[len(said) :] if said and whole.startswith(said) else text
 
 
 def chunks(text: str) -> Iterator[str]:
