@@ -9,7 +9,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["@pagechat/source", ...defaultServerConditions] } },
   test: {
     environment: "node",
-    include: ["src/**/*.test.{ts,tsx}", "packages/*/src/**/*.test.{ts,tsx}"],
+    include: ["src/**/*.test.{ts,tsx}", "packages/*/src/**/*.test.{ts,tsx}", "packages/*/bin/*.test.ts"],
     setupFiles: ["src/test/setup.ts"],
     restoreMocks: true,
   },

@@ -1,5 +1,7 @@
-// The minimal example (web/examples/minimal): a fresh Vite app that installs @pagechat/react
-// from the workspace and mounts the tray, served by plain pagechat (e2e/minimal_server.py).
+// The minimal example (web/examples/minimal) as an app outside this repository has it:
+// `npm run build:example` (scripts/pack-example.mjs) packs @pagechat/react, installs the
+// tarball in a copy of the example in a temporary folder and builds it there; plain pagechat
+// (e2e/minimal_server.py) serves that build.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { test as base, expect } from "@playwright/test";
@@ -12,7 +14,8 @@ const test = base.extend<object, { minimal: PythonServer }>({
   minimal: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
     async ({}, provide) => {
-      if (!existsSync(resolve(dist, "index.html"))) throw new Error("the example is not built: run `npm run build:example`");
+      // packed.json: the build is the packed package's, not a workspace build of the example.
+      if (!existsSync(resolve(dist, "packed.json"))) throw new Error("the example is not built from the tarball: run `npm run build:example`");
       const server = await startPythonServer("minimal_server.py", ["--static", dist], {
         name: "the minimal example's server",
         timeoutMs: 60_000,
@@ -28,7 +31,7 @@ const test = base.extend<object, { minimal: PythonServer }>({
   },
 });
 
-test("the tray from @pagechat/react streams an answer in a fresh app", async ({ page }) => {
+test("the tray from the packed @pagechat/react streams an answer in a fresh app", async ({ page }) => {
   // The host app's sign-in: the server's session cookie, which the tray then uses.
   const login = await page.request.post("/api/auth/login", {
     data: { email: "minimal@example.com", password: "correct horse battery staple" },

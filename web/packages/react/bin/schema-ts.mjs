@@ -1,5 +1,6 @@
-// JSON Schema -> TypeScript declarations, shared by the type generators
-// (gen-types.mjs: the wire contract; gen-horizon-types.mjs: Horizon's API and payloads).
+// JSON Schema -> TypeScript declarations, shared by the type generators: pagechat-payload-types
+// (shipped with @pagechat/react) and web/scripts' gen-types.mjs (the wire contract) and
+// gen-horizon-types.mjs (Horizon's API).
 //
 //   const ts = schemaToTs({ refPrefix: "#/$defs/" });
 //   ts.declaration("Topic", schema)      // `export interface Topic {...}` or `export type ...`
