@@ -90,7 +90,7 @@ test-web: setup web/node_modules/.installed chromium
 # The documentation site (MkDocs Material, API reference from the docstrings); --strict
 # fails on a broken link or a reference to a name that is not there.
 docs: setup
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 test: lint docs test-py test-web
 
