@@ -76,6 +76,8 @@ def _pointer(key: str) -> str:
 
 
 class AguiTranslator:
+    """Turns one run's pagechat events into AG-UI events, keeping the ids they share."""
+
     def __init__(
         self,
         *,
@@ -98,12 +100,14 @@ class AguiTranslator:
         self._state_keys = dict(state_keys or {})
 
     def start(self, state: Any) -> list[BaseEvent]:
+        """The events that open the AG-UI stream: RUN_STARTED and the state snapshot."""
         return [
             RunStartedEvent(thread_id=self.thread_id, run_id=self.run_id),
             StateSnapshotEvent(snapshot=state if state is not None else {}),
         ]
 
     def translate(self, event: dict[str, Any]) -> list[BaseEvent]:
+        """The AG-UI events that say what this pagechat event says (none for some)."""
         kind = event.get("type")
         if self._replaying or self._is_resumed_call(event):
             if kind == "tool_start":  # numbered still: tool_complete names calls by index

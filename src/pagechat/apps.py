@@ -23,6 +23,8 @@ __all__ = ["AppFactory", "AppNotFound", "configured_app", "load_app_factory", "n
 
 
 class AppFactory(Protocol):
+    """What `package.module:factory` must name: settings and model in, a FastAPI app out."""
+
     def __call__(
         self, settings: Settings | None = None, *, model: ModelSource | None = None
     ) -> FastAPI: ...

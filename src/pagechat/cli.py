@@ -415,6 +415,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The `pagechat` command line; returns the exit code."""
     from .auth.tokens import WeakSecret
     from .extras import MissingExtra
     from .mcp.config import McpConfigError

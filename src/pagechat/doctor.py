@@ -23,12 +23,15 @@ _PROBE = ModelRequest(
 
 @dataclass(frozen=True)
 class Diagnosis:
+    """Whether the configured model answers: provider, model, and what happened."""
+
     provider: str
     model: str
     ok: bool
     detail: str
 
     def lines(self) -> list[str]:
+        """The diagnosis as lines of `pagechat doctor`'s report."""
         state = "answers" if self.ok else "does not answer"
         return [
             f"provider: {self.provider}",
@@ -59,6 +62,7 @@ async def _probe(model: Model, wait_seconds: float) -> tuple[bool, str]:
 
 
 async def diagnose(settings: Settings, *, wait_seconds: float = 30.0) -> Diagnosis:
+    """Send the configured model a short request, to see that the key and model work."""
     provider = settings.active_provider
     if provider == "offline":
         return Diagnosis(
@@ -86,10 +90,12 @@ class Check:
     detail: str
 
     def line(self) -> str:
+        """The check as one line of `pagechat doctor`'s report."""
         return f"{self.name + ':':9} {'ok' if self.ok else 'FAILED'} — {self.detail}"
 
 
 async def check_database(settings: Settings, *, wait_seconds: float = 10.0) -> Check:
+    """Whether the database answers (and, for SQLite, whether its file exists yet)."""
     from sqlalchemy import text
     from sqlalchemy.engine import make_url
 
@@ -114,6 +120,7 @@ async def check_database(settings: Settings, *, wait_seconds: float = 10.0) -> C
 
 
 async def check_redis(settings: Settings, *, wait_seconds: float = 10.0) -> Check:
+    """Whether Redis answers, when one is configured."""
     from redis.asyncio import Redis
     from redis.exceptions import RedisError
 

@@ -15,6 +15,8 @@ __all__ = ["Authenticator", "Principal", "StaticTokens"]
 
 @dataclass(frozen=True, slots=True)
 class Principal:
+    """Who a request is made by: the user's id, email and whether they are an admin."""
+
     id: str
     email: str
     is_admin: bool = False
@@ -24,7 +26,8 @@ class Authenticator(abc.ABC):
     """Turns a bearer token into a user, or None when the token is not valid."""
 
     @abc.abstractmethod
-    async def authenticate(self, token: str) -> Principal | None: ...
+    async def authenticate(self, token: str) -> Principal | None:
+        """The principal a bearer token stands for; None for a token that is not valid."""
 
 
 class StaticTokens(Authenticator):

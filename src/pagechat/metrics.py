@@ -133,6 +133,7 @@ class RunMetrics:
 
     def observe(self, event_type: str, event: Any) -> None:
         # The hot path: one text delta per call, so only the cheap branch runs for it.
+        """Count the event in the run's metrics (first token, gaps, tools, outcome)."""
         if event_type == "text_delta":
             now = time.monotonic()
             last = self._last_delta

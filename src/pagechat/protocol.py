@@ -191,16 +191,22 @@ class ChatResponsePayload(_Model):
 
 
 class StatusEvent(_Model):
+    """Stream event: a status line to show while the model works."""
+
     type: Literal["status"] = "status"
     message: str
 
 
 class TextDeltaEvent(_Model):
+    """Stream event: the next piece of the answer's text."""
+
     type: Literal["text_delta"] = "text_delta"
     text: str
 
 
 class ToolStartEvent(_Model):
+    """Stream event: the model called a tool, which starts now."""
+
     type: Literal["tool_start"] = "tool_start"
     tool: str
     input: dict[str, Any] = Field(default_factory=dict)
@@ -208,6 +214,8 @@ class ToolStartEvent(_Model):
 
 
 class ToolProgressEvent(_Model):
+    """Stream event: a running tool's progress."""
+
     type: Literal["tool_progress"] = "tool_progress"
     tool: str
     stage: str = ""
@@ -217,6 +225,8 @@ class ToolProgressEvent(_Model):
 
 
 class ToolCompleteEvent(_Model):
+    """Stream event: the tool call at `index` finished."""
+
     type: Literal["tool_complete"] = "tool_complete"
     tool: str
     index: int = Field(ge=0)
@@ -226,11 +236,15 @@ class ToolCompleteEvent(_Model):
 
 
 class CompleteEvent(_Model):
+    """Stream event: the answer is done; the full response and its payloads."""
+
     type: Literal["complete"] = "complete"
     payload: ChatResponsePayload
 
 
 class ErrorEvent(_Model):
+    """Stream event: the run failed; the message to show, and its kind."""
+
     type: Literal["error"] = "error"
     message: str
     code: str | None = None
@@ -238,6 +252,8 @@ class ErrorEvent(_Model):
 
 
 class CancelledEvent(_Model):
+    """Stream event: the run was stopped; the answer so far is kept."""
+
     type: Literal["cancelled"] = "cancelled"
 
 
@@ -320,6 +336,8 @@ _JsonObject = Annotated[dict[str, Any], AfterValidator(_storable)]
 
 
 class ChatRequest(_Model):
+    """The body of `POST /api/chat/stream`: the user's message and page, and the conversation."""
+
     message: _Text = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
     context: _JsonObject = Field(default_factory=dict)
     conversation_id: _Text | None = Field(default=None, max_length=64)
@@ -333,6 +351,8 @@ class ChatRequest(_Model):
 
 
 class ActionRequest(_Model):
+    """The body of `POST /api/chat/actions`: a page action (a card's button) to run."""
+
     conversation_id: _Text | None = Field(default=None, max_length=64)
     action: _Text = Field(min_length=1, max_length=200)
     data: _JsonObject = Field(default_factory=dict)
@@ -340,6 +360,8 @@ class ActionRequest(_Model):
 
 
 class ActionResult(_Model):
+    """What a page action returned: whether it worked, a message, and its data."""
+
     action: str
     ok: bool = True
     message: str = ""
@@ -347,11 +369,15 @@ class ActionResult(_Model):
 
 
 class LoginRequest(_Model):
+    """The body of `POST /api/auth/login`: email and password."""
+
     email: _Text = Field(min_length=1, max_length=320)
     password: str = Field(min_length=1, max_length=1024)
 
 
 class Token(_Model):
+    """A bearer token, the answer to a login."""
+
     access_token: str
     token_type: Literal["bearer"] = "bearer"
 
@@ -376,6 +402,8 @@ PayloadDecision = Literal["accepted", "rejected", "dismissed"]
 
 
 class UserPublic(_Model):
+    """The signed-in user as the client sees them."""
+
     id: str
     email: str
     is_admin: bool = False
@@ -393,6 +421,8 @@ class FeedbackRequest(_Model):
 
 
 class FeedbackPublic(_Model):
+    """The user's thumbs up or down on an answer, with an optional comment."""
+
     rating: FeedbackRating
     comment: str | None = None
     updated_at: datetime
@@ -436,6 +466,8 @@ class MessagePublic(_Model):
 
 
 class ConversationPublic(_Model):
+    """A conversation as the client sees it: id, title and times."""
+
     id: str
     title: str
     created_at: datetime
@@ -443,6 +475,8 @@ class ConversationPublic(_Model):
 
 
 class ConversationList(_Model):
+    """A page of the user's conversations, with the total count."""
+
     items: list[ConversationPublic]
     total: int
     offset: int
@@ -450,6 +484,8 @@ class ConversationList(_Model):
 
 
 class ConversationSearchHit(_Model):
+    """A conversation that matched a search, with the text that matched."""
+
     conversation: ConversationPublic
     snippet: str
     """Plain text around the first matching word (or the title, when only it matched)."""
@@ -467,6 +503,8 @@ class ConversationSearchResults(_Model):
 
 
 class ConversationDetail(ConversationPublic):
+    """A conversation with a page of the messages of its active branch."""
+
     messages: list[MessagePublic] = Field(default_factory=list)
     """The newest messages (a page of them), oldest first."""
     older: str | None = None
@@ -476,6 +514,8 @@ class ConversationDetail(ConversationPublic):
 
 
 class ConversationUpdate(_Model):
+    """The body of `PATCH /api/conversations/{id}`: the new title."""
+
     title: _Text = Field(min_length=1, max_length=200)
 
 
@@ -523,6 +563,8 @@ class ApprovalDecisionRequest(_Model):
 
 
 class ApprovalDecisionResult(_Model):
+    """The decided approval request, and the run that goes on with the turn."""
+
     approval: ApprovalPublic
     run_id: str
     """The run that goes on with the turn: follow it at `/api/chat/runs/{run_id}/events`."""

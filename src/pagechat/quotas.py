@@ -48,6 +48,8 @@ _HOLD_SECONDS = 60.0
 
 
 class QuotaPolicy(BaseModel):
+    """The limits of one role: answers at once, turns a minute, tokens a day, message length."""
+
     concurrent_answers: int = Field(default=3, ge=1)
     turns_per_minute: int = Field(default=20, ge=1)
     tokens_per_day: int = Field(default=2_000_000, ge=1)
@@ -64,6 +66,7 @@ class QuotaSettings(BaseModel):
     )
 
     def for_user(self, user: Principal) -> QuotaPolicy:
+        """The policy of `user`'s role."""
         return self.admin if user.is_admin else self.user
 
 
@@ -107,6 +110,8 @@ def check_message(message: str, policy: QuotaPolicy) -> None:
 
 
 class Quotas(abc.ABC):
+    """Admits turns within their user's quotas and counts what they use."""
+
     def __init__(self, settings: QuotaSettings | None = None) -> None:
         self.settings = settings or QuotaSettings()
 

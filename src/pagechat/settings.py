@@ -19,6 +19,8 @@ Environment = Literal["development", "production"]
 
 
 class Settings(BaseSettings):
+    """The server's configuration, read from the environment and `.env`."""
+
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
 
     env: Environment = Field(default="production", alias="PAGECHAT_ENV")

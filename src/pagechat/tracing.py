@@ -105,6 +105,7 @@ class RunTracer:
             self._call = None
 
     def observe(self, event_type: str, event: Any) -> None:
+        """Record the event in the run's trace: a span per model call and per tool call."""
         if event_type == "text_delta" or event_type == "tool_progress":
             return
         if event_type == "tool_start":

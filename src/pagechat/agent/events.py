@@ -24,16 +24,22 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class AgentThinking:
+    """A status line to show while the model works on, after a round of tool calls."""
+
     message: str
 
 
 @dataclass(frozen=True, slots=True)
 class AgentTextDelta:
+    """A piece of the model's answer text, as it streams."""
+
     text: str
 
 
 @dataclass(frozen=True, slots=True)
 class AgentToolStart:
+    """The model called a tool, which starts now."""
+
     tool_name: str
     tool_input: dict[str, Any]
     tool_use_id: str
@@ -41,6 +47,8 @@ class AgentToolStart:
 
 @dataclass(frozen=True, slots=True)
 class AgentToolProgress:
+    """A running tool's progress (`ToolProgress`), passed on to the stream."""
+
     tool_name: str
     stage: str
     message: str
@@ -50,6 +58,8 @@ class AgentToolProgress:
 
 @dataclass(frozen=True, slots=True)
 class AgentToolComplete:
+    """A tool call finished: its input, the text the model reads, and the payload for a card."""
+
     tool_name: str
     tool_use_id: str
     tool_input: dict[str, Any]
@@ -63,6 +73,8 @@ class AgentToolComplete:
 
 @dataclass(frozen=True, slots=True)
 class AgentComplete:
+    """The loop ended: why, and the tokens the whole turn used."""
+
     stop_reason: StopReason
     usage: TokenUsage = field(default_factory=TokenUsage)
     last_input_tokens: int = 0
@@ -84,6 +96,8 @@ class AgentApprovalRequested:
 
 @dataclass(frozen=True, slots=True)
 class AgentError:
+    """The loop failed: the message for the user, its kind, and the tokens used until then."""
+
     message: str
     kind: ProviderErrorKind | str = "internal"
     usage: TokenUsage = field(default_factory=TokenUsage)

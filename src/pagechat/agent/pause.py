@@ -40,9 +40,11 @@ class LoopState:
 
     @property
     def waiting(self) -> ToolCallPart:
+        """The call the loop stopped before: the first of `calls` with no result yet."""
         return self.calls[len(self.results)]
 
     def to_json(self) -> dict[str, Any]:
+        """The state as plain JSON, to store with the approval request."""
         return {
             "messages": [_message_json(m) for m in self.messages],
             "iteration": self.iteration,
@@ -54,6 +56,7 @@ class LoopState:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LoopState:
+        """The state `to_json` wrote, read back to resume the loop."""
         usage = data["usage"]
         return cls(
             messages=tuple(_message_from(m) for m in data["messages"]),

@@ -88,6 +88,7 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         return verified[0]
 
     def issue_token(self, user: Principal) -> str:
+        """A signed token for `user`, valid for `token_ttl`."""
         return create_access_token(user_id=user.id, secret=self._secret, ttl=self.token_ttl)
 
     async def authenticate(self, token: str) -> Principal | None:

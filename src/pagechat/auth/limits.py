@@ -82,10 +82,12 @@ class LoginLimits(abc.ABC):
         """Whole seconds until another attempt is allowed; None when it is allowed now."""
 
     @abc.abstractmethod
-    async def failed(self, email: str, client: str) -> None: ...
+    async def failed(self, email: str, client: str) -> None:
+        """Count a failed login of `email` from `client` against both limits."""
 
     @abc.abstractmethod
-    async def succeeded(self, email: str, client: str) -> None: ...
+    async def succeeded(self, email: str, client: str) -> None:
+        """Forget the failures of `email` from `client`: the password was right."""
 
     def _wait(self, pair: Sequence[float], account: Sequence[float], now: float) -> int | None:
         """The wait, from the recent failure times (oldest first) of the pair and the account."""

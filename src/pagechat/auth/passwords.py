@@ -15,11 +15,13 @@ _hasher = PasswordHasher()
 
 
 def hash_password(password: str) -> str:
+    """The Argon2 hash to store for `password`."""
     result: str = _hasher.hash(password)
     return result
 
 
 def verify_password(password_hash: str, password: str) -> bool:
+    """Whether `password` matches the stored hash; a malformed hash is a mismatch."""
     try:
         ok: bool = _hasher.verify(password_hash, password)
     except (VerifyMismatchError, VerificationError, InvalidHashError):

@@ -26,6 +26,7 @@ class WeakSecret(ValueError):
 
 
 def check_secret(secret: str) -> str:
+    """`secret` unchanged, or WeakSecret when it is too short to sign tokens with."""
     if len(secret.encode()) < MIN_SECRET_BYTES:
         raise WeakSecret(
             f"PAGECHAT_SECRET must be at least {MIN_SECRET_BYTES} bytes long "
@@ -37,6 +38,7 @@ def check_secret(secret: str) -> str:
 def create_access_token(
     *, user_id: str, secret: str, ttl: timedelta, now: datetime | None = None
 ) -> str:
+    """A signed JWT naming `user_id`, valid for `ttl` from `now`."""
     issued = now or datetime.now(UTC)
     claims = {"sub": user_id, "iat": issued, "exp": issued + ttl}
     return jwt.encode(claims, check_secret(secret), algorithm=ALGORITHM)

@@ -101,6 +101,8 @@ Resumer = Callable[[Principal, PausedTurn, str], Awaitable[Run]]
 
 
 class Approvals:
+    """Stored approval requests: their decisions, and the timeout that denies undecided ones."""
+
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
@@ -208,10 +210,12 @@ class Approvals:
         return claimed.approval, run
 
     async def has_pending(self, conversation_id: str) -> bool:
+        """Whether the conversation has a request still awaiting a decision."""
         async with self._sessions() as session:
             return await rows.has_pending(session=session, conversation_id=conversation_id)
 
     async def pending_by_message(self, message_ids: list[str]) -> dict[str, ApprovalPublic]:
+        """The pending request of each of these messages that has one, for the cards of a page."""
         async with self._sessions() as session:
             return await rows.pending_by_message(session=session, message_ids=message_ids)
 
@@ -253,6 +257,7 @@ class Approvals:
             await asyncio.sleep(self._sweep_seconds)
 
     async def aclose(self) -> None:
+        """At shutdown: stop the timeout sweep."""
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -22,6 +22,8 @@ inter-token delay p99 30-45 ms under load (bench/load.py, target < 20 ms)."""
 
 
 class TextCoalescer:
+    """Merges text deltas that burst within `window` into one event; sparse ones go out at once."""
+
     def __init__(self, emit: Callable[[str], None], *, window: float = DEFAULT_WINDOW) -> None:
         self._emit = emit
         self._window = window

@@ -15,6 +15,8 @@ __all__ = ["ChatConfig"]
 
 @dataclass(frozen=True)
 class ChatConfig:
+    """How a chat turn runs: the loop's limits, the model's settings, the prompt's budget."""
+
     max_iterations: int = defaults.MAX_ITERATIONS
     max_tokens: int = defaults.MAX_TOKENS
     temperature: float | None = None

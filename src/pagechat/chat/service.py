@@ -47,6 +47,8 @@ ModelSource = Model | Callable[[], Model]
 
 
 class ChatService:
+    """Starts chat turns as runs: prompt, agent loop, stored message, quotas and traces."""
+
     def __init__(
         self,
         *,
@@ -99,6 +101,7 @@ class ChatService:
 
     @property
     def model(self) -> Model:
+        """The model the next turn uses (a source is asked at each turn)."""
         return self._model if isinstance(self._model, Model) else self._model()
 
     async def start(

@@ -19,6 +19,7 @@ T = TypeVar("T")
 
 
 def storable_text(text: str) -> str:
+    """`text` with what the database cannot store (NUL, lone surrogates) replaced."""
     if "\x00" in text:
         text = text.replace("\x00", _REPLACEMENT)
     try:

@@ -99,6 +99,7 @@ class TurnState:
     must find this one counted (the run's own `finally` calls it again, a no-op)."""
 
     def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
+        """The answer so far as a record to store, with `status` (and `error`)."""
         return AssistantRecord(
             model=self.model,
             content="".join(self.text),
@@ -176,6 +177,7 @@ class TurnRunner:
         return messages
 
     async def run(self, messages: list[ModelMessage]) -> None:
+        """Drive the agent loop over `messages`, emitting its events and storing the answer."""
         self.run_.emit(StatusEvent(message="Thinking..."))
         s = self.config
         try:
@@ -506,6 +508,7 @@ def tool_context(
     context: dict[str, Any],
     session: AsyncSession | None,
 ) -> ToolContext:
+    """The `ToolContext` a tool of this turn gets: the user, the run, the page, the session."""
     return ToolContext(
         user_id=user.id,
         is_admin=user.is_admin,

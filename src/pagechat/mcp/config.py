@@ -43,6 +43,7 @@ class McpServer:
     server, or the names (as the server gives them, before `prefix`) of those that need it."""
 
     def needs_approval(self, tool: str) -> bool:
+        """Whether a call of this server's `tool` waits for the user's approval."""
         required = self.require_approval
         return required if isinstance(required, bool) else tool in required
 

@@ -54,6 +54,8 @@ class McpToolFailed(Exception):
 
 
 class McpConnection:
+    """One MCP server's session, kept open (and reopened), reporting its tools as they change."""
+
     def __init__(
         self, server: McpServer, *, on_tools: Callable[[McpConnection, list[Tool]], None]
     ) -> None:
@@ -82,9 +84,11 @@ class McpConnection:
 
     @property
     def name(self) -> str:
+        """The server's name, as configured."""
         return self.server.name
 
     async def aclose(self) -> None:
+        """Close the session and stop reconnecting."""
         self._closing = True
         self._broken.set()
         if self._owner is not None:

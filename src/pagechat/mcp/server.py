@@ -47,6 +47,7 @@ def _text(text: str) -> list[types.ContentBlock]:
 
 
 def build_mcp_server(tools: Sequence[ToolConfig], *, context: ContextFactory) -> Server[Any]:
+    """An MCP server offering `tools` to MCP clients; each call gets `context`'s ToolContext."""
     by_name = {tool.name: tool for tool in tools}
     listing = types.ListToolsResult(
         tools=[

@@ -47,9 +47,11 @@ class McpTools:
 
     @property
     def connections(self) -> list[McpConnection]:
+        """The connections, one per configured server."""
         return list(self._connections)
 
     def tool_names(self, server: str) -> set[str]:
+        """The names under which `server`'s tools are registered now."""
         return set(self._registered.get(server, ()))
 
     async def start(self) -> None:
@@ -57,6 +59,7 @@ class McpTools:
         await asyncio.gather(*(c.start() for c in self._connections))
 
     async def aclose(self) -> None:
+        """Close every connection and unregister the tools they brought."""
         await asyncio.gather(*(c.aclose() for c in self._connections))
         for names in self._registered.values():
             for name in names:

@@ -47,6 +47,8 @@ class ToolSpec:
 
 @dataclass(frozen=True, slots=True)
 class ToolCallPart:
+    """A tool call the model made: its id, the tool, and the input."""
+
     id: str
     name: str
     input: dict[str, Any]
@@ -54,6 +56,8 @@ class ToolCallPart:
 
 @dataclass(frozen=True, slots=True)
 class ToolResultPart:
+    """A tool's result, sent back to the model for the call with `tool_use_id`."""
+
     tool_use_id: str
     content: str
     is_error: bool = False
@@ -61,12 +65,16 @@ class ToolResultPart:
 
 @dataclass(frozen=True, slots=True)
 class UserTurn:
+    """The user's turn in the history: the text the model reads."""
+
     text: str
     role: Literal["user"] = "user"
 
 
 @dataclass(frozen=True, slots=True)
 class AssistantTurn:
+    """The model's turn in the history: its text and the tools it called."""
+
     text: str = ""
     tool_calls: tuple[ToolCallPart, ...] = ()
     role: Literal["assistant"] = "assistant"
@@ -88,6 +96,8 @@ ModelMessage = UserTurn | AssistantTurn | ToolResultsTurn
 
 @dataclass(frozen=True, slots=True)
 class ModelRequest:
+    """One call of the model: system prompt, history, tools and sampling settings."""
+
     system: str
     messages: Sequence[ModelMessage]
     tools: Sequence[ToolSpec] = ()
@@ -99,6 +109,8 @@ class ModelRequest:
 
 @dataclass(frozen=True, slots=True)
 class TokenUsage:
+    """Input and output tokens of one call or more; adds up with `+`."""
+
     input_tokens: int = 0
     output_tokens: int = 0
 
@@ -110,6 +122,8 @@ class TokenUsage:
 
 @dataclass(frozen=True, slots=True)
 class ModelTextDelta:
+    """A piece of the response text, as it streams."""
+
     text: str
 
 
@@ -124,6 +138,8 @@ class ModelToolCall:
 
 @dataclass(frozen=True, slots=True)
 class ModelFinish:
+    """The model's response ended: why, and the tokens it used."""
+
     stop_reason: StopReason
     usage: TokenUsage = field(default_factory=TokenUsage)
 

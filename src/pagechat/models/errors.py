@@ -44,6 +44,7 @@ class ProviderError(Exception):
 
     @property
     def retryable(self) -> bool:
+        """Whether trying again may succeed (rate limit, overload, timeout, connection)."""
         return self.kind in _RETRYABLE
 
 

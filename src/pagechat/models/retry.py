@@ -51,6 +51,8 @@ def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
+    """How often and how long to retry a model call that failed with a retryable error."""
+
     max_attempts: int = 3
     base_delay: float = 0.5
     max_delay: float = 8.0
@@ -58,6 +60,7 @@ class RetryPolicy:
     """A `retry-after` beyond what is left of this is not waited for: the error stands."""
 
     def delay(self, attempt: int, retry_after: float | None, rand: Callable[[], float]) -> float:
+        """Seconds to wait after failed attempt `attempt`: `retry_after`, else jittered backoff."""
         if retry_after is not None:
             return max(0.0, retry_after)
         # Capping the exponent keeps a large attempt number from overflowing a float.
@@ -75,6 +78,7 @@ async def stream_with_retry(
     on_retry: Callable[[ProviderError, float], None] | None = None,
     rand: Callable[[], float] = random.random,
 ) -> AsyncIterator[ModelEvent]:
+    """The model's events for `request`, retrying failures that happen before the first event."""
     waited = 0.0
     attempt = 0
     while True:

@@ -109,6 +109,7 @@ class ScriptedModel(Model):
 
     @property
     def remaining(self) -> int:
+        """How many scripted replies no request has used yet."""
         return len(self._replies) - len(self.requests)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:

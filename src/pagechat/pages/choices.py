@@ -20,6 +20,8 @@ __all__ = ["ChoiceBlock", "ChoiceOption", "find_choice_blocks"]
 
 @dataclass(frozen=True)
 class ChoiceOption:
+    """One button of a ```` ```choices ```` block: the label shown and the value sent."""
+
     label: str
     value: str
 

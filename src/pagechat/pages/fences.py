@@ -17,6 +17,8 @@ _CLOSER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*\r?")
 
 @dataclass(frozen=True, slots=True)
 class Fence:
+    """An open code fence: its character, its length, and its info string."""
+
     char: str
     length: int
     info: str

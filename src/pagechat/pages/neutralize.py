@@ -66,12 +66,14 @@ class ToolMarkerGuard:
         return not self._held
 
     def feed(self, text: str) -> str:
+        """The text safe to pass on now; a tail that may start a marker is held back."""
         buf = self._held + text
         keep = _partial_tail(buf)
         self._held = buf[len(buf) - keep :]
         return neutralize_tool_markers(buf[: len(buf) - keep])
 
     def flush(self) -> str:
+        """At the end of the text: what was held back."""
         held, self._held = self._held, ""
         return held
 

@@ -143,6 +143,7 @@ class ReplyStreamFilter:
 
     @property
     def markers(self) -> tuple[str, ...]:
+        """The payload markers it looks for, longest first (`check_markers`)."""
         return self._markers
 
     def feed(self, delta: str) -> str:

@@ -53,11 +53,13 @@ class EventLog(abc.ABC):
 
     @property
     @abc.abstractmethod
-    def closed(self) -> bool: ...
+    def closed(self) -> bool:
+        """Whether the run has ended: nothing more will be appended."""
 
     @property
     @abc.abstractmethod
-    def last_seq(self) -> int: ...
+    def last_seq(self) -> int:
+        """The sequence number of the newest event (0 before the first)."""
 
     @abc.abstractmethod
     def follow(self, after: int = 0) -> AsyncIterator[tuple[int, str]]:
@@ -73,6 +75,8 @@ class EventLog(abc.ABC):
 
 
 class MemoryEventLog(EventLog):
+    """A run's events in this process's memory, for readers in this process."""
+
     def __init__(self) -> None:
         # Encoded once, as the SSE frame, on append: every reader sends the same bytes.
         self._frames: list[bytes] = []
@@ -113,6 +117,7 @@ class MemoryEventLog(EventLog):
         self._listeners.append(listener)
 
     def unlisten(self, listener: Callable[[], None]) -> None:
+        """Stop calling `listener` on new events."""
         if listener in self._listeners:
             self._listeners.remove(listener)
 

@@ -49,7 +49,8 @@ class RunObserver(Protocol):
     one per token, and the run builds no event object for it (`Run.emit_text`).
     """
 
-    def observe(self, event_type: str, event: Any) -> None: ...
+    def observe(self, event_type: str, event: Any) -> None:
+        """See one event as the run emits it (a text delta as its `str`)."""
 
 
 class RunNotFound(LookupError):
@@ -66,6 +67,8 @@ class Draining(RuntimeError):
 
 @dataclass(eq=False)
 class Run:
+    """One running (or recently finished) answer: its owner, its event log and its task."""
+
     id: str
     owner_id: str
     conversation_id: str | None
@@ -82,6 +85,7 @@ class Run:
 
     @property
     def done(self) -> bool:
+        """Whether the run has ended (its log is closed)."""
         return self.log.closed
 
     def emit(self, event: StreamEvent) -> int:
@@ -154,6 +158,7 @@ class RunManager:
         run_id: str | None = None,
         observers: Sequence[RunObserver] = (),
     ) -> Run:
+        """Start a run of `body` for `owner_id` and return it at once."""
         if self.draining:
             raise Draining("The server is restarting; try again in a moment.")
         self._sweep()
@@ -165,6 +170,7 @@ class RunManager:
         return run
 
     def get(self, run_id: str, *, owner_id: str) -> Run:
+        """The run `run_id` of `owner_id`; RunNotFound when missing or another user's."""
         run = self._runs.get(run_id)
         # Another user's run is indistinguishable from a missing one.
         if run is None or run.owner_id != owner_id:
@@ -195,6 +201,7 @@ class RunManager:
                 await self.stop(run)
 
     def active(self) -> list[Run]:
+        """The runs of this process that have not ended."""
         return [r for r in self._runs.values() if not r.done]
 
     async def shutdown(self) -> None:

@@ -143,6 +143,7 @@ class RedisRunManager(RunManager):
         self._tasks: list[asyncio.Task[None]] = []
 
     def keys(self, run_id: str) -> RunKeys:
+        """The Redis keys of run `run_id`."""
         return RunKeys(self.prefix, run_id)
 
     # --- lifecycle ----------------------------------------------------------------

@@ -29,6 +29,8 @@ _REASONS = {408: b"Request Timeout", 431: b"Request Header Fields Too Large"}
 
 
 class GuardedHttpProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol that answers oversized or slow headers and stalled bodies."""
+
     max_header_bytes: int = 16 * 1024
     header_timeout: float = 10.0
     body_timeout: float = 30.0
@@ -45,16 +47,19 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     # -- the header's size --------------------------------------------------------
 
     def on_message_begin(self) -> None:
+        """Parser callback: a request starts; its headers are counted from zero."""
         super().on_message_begin()
         self._header_bytes = 0
         self._in_headers = True
 
     def on_url(self, url: bytes) -> None:
+        """Parser callback: the request target, counted against `max_header_bytes`."""
         self._count(len(url))
         if not self._oversized:
             super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
+        """Parser callback: a header, counted against `max_header_bytes`."""
         self._count(len(name) + len(value) + 4)
         if not self._oversized:
             super().on_header(name, value)
@@ -65,6 +70,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self._oversized = True
 
     def on_headers_complete(self) -> None:
+        """Parser callback: the headers are in; stops the header timer, starts the body one."""
         self._in_headers = False
         self._stop_timer()
         if self._oversized:
@@ -74,12 +80,14 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self._start_timer(self.body_timeout)
 
     def on_body(self, body: bytes) -> None:
+        """Parser callback: a piece of body; restarts the body timer."""
         if self._oversized:
             return
         super().on_body(body)
         self._start_timer(self.body_timeout)
 
     def on_message_complete(self) -> None:
+        """Parser callback: the request is in; stops the body timer."""
         self._stop_timer()
         if not self._oversized:
             super().on_message_complete()
@@ -100,6 +108,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self._refuse(431)
 
     def cycle_done(self) -> bool:
+        """Whether no response is under way on the connection."""
         return self.cycle is None or self.cycle.response_complete
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -38,6 +38,7 @@ def _secure(request: Request) -> bool:
 
 
 def set_session(request: Request, response: Response, token: str, *, max_age: int) -> None:
+    """Set the session cookie holding `token`, and its CSRF cookie."""
     secure = _secure(request)
     response.set_cookie(
         SESSION_COOKIE,
@@ -60,6 +61,7 @@ def set_session(request: Request, response: Response, token: str, *, max_age: in
 
 
 def clear_session(response: Response) -> None:
+    """Remove the session and CSRF cookies (logout)."""
     for name in (SESSION_COOKIE, CSRF_COOKIE):
         response.delete_cookie(name, path="/", samesite="strict")
 

@@ -25,6 +25,8 @@ def _is_client_route(path: str) -> bool:
 
 
 class SpaStaticFiles(StaticFiles):
+    """Static files that answer `index.html` for client-side routes and hide source maps."""
+
     def __init__(self, *, directory: str) -> None:
         super().__init__(directory=directory, html=True)
 

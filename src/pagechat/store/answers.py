@@ -16,6 +16,8 @@ __all__ = ["Answers"]
 
 
 class Answers(StoreCore):
+    """The store's part for what users make of answers: card decisions and feedback."""
+
     async def decide_payload(
         self,
         *,

@@ -48,6 +48,8 @@ class ApprovalDecided(ValueError):
 
 
 class Approval(Base):
+    """A stored approval request: the paused call, the loop's state, and the decision."""
+
     __tablename__ = "approvals"
     __table_args__ = (
         Index("ix_approvals_message", "message_id"),
@@ -132,6 +134,7 @@ async def create_approval(
     state: dict[str, Any],
     kind: ApprovalKind = "approval",
 ) -> ApprovalPublic:
+    """Store a pending request for a call of `tool`, with the loop's state to resume from."""
     row = Approval(
         kind=kind,
         id=uuid.uuid4().hex,
@@ -166,6 +169,7 @@ async def pending_by_message(
 
 
 async def has_pending(*, session: AsyncSession, conversation_id: str) -> bool:
+    """Whether the conversation has a request still awaiting a decision."""
     found = await session.scalar(
         select(Approval.id)
         .where(Approval.conversation_id == conversation_id, Approval.status == "pending")

@@ -82,12 +82,14 @@ class WriteBatcher:
             raise
 
     async def finish(self, message_id: str, record: AssistantRecord) -> None:
+        """Queue the end of answer `message_id`; return once it is written."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._finishes[message_id] = (record, future)
         self._kick()
         await asyncio.shield(future)
 
     async def checkpoint(self, records: Mapping[str, AssistantRecord]) -> None:
+        """Queue these running answers' checkpoints; return once they are written."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._checkpoints.update(records)
         self._checkpoint_waiters.append(future)

@@ -43,6 +43,8 @@ def _check_branch(
 
 
 class Branches(StoreCore):
+    """The store's part for branches: edits, retries and switching between them."""
+
     async def begin_branch(
         self,
         *,

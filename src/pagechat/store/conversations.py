@@ -17,6 +17,8 @@ __all__ = ["Conversations"]
 
 
 class Conversations(StoreCore):
+    """The store's part for conversations: list, rename, delete."""
+
     async def list_conversations(
         self, *, user: Principal, offset: int = 0, limit: int = 20
     ) -> ConversationList:
@@ -37,6 +39,7 @@ class Conversations(StoreCore):
     async def rename_conversation(
         self, *, user: Principal, conversation_id: str, title: str
     ) -> ConversationPublic:
+        """Give the user's conversation a new title; the conversation as it now is."""
         async with self._writing(user) as session:
             conv = await owned(session=session, owner_id=user.id, conversation_id=conversation_id)
             conv.title = title

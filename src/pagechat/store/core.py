@@ -26,6 +26,8 @@ __all__ = ["StoreCore"]
 
 
 class StoreCore:
+    """What the store's parts share: sessions, the write lock and batcher, pending starts."""
+
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
         bind = sessions.kw.get("bind")

@@ -33,6 +33,7 @@ __all__ = [
 
 
 def is_sqlite(url: str | URL) -> bool:
+    """Whether `url` is an SQLite database."""
     return make_url(url).get_backend_name() == "sqlite"
 
 
@@ -130,4 +131,5 @@ def _create_private(path: Path) -> None:
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     # Rows outlive their commit: routes read attributes after the session closes.
+    """Sessions whose rows stay readable after commit."""
     return async_sessionmaker(engine, expire_on_commit=False)

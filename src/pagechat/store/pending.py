@@ -16,11 +16,14 @@ __all__ = ["PendingTurns"]
 
 
 class PendingTurns:
+    """The turn starts still being written, by user and by answer, for others to wait on."""
+
     def __init__(self) -> None:
         self._by_user: dict[str, set[asyncio.Future[Any]]] = {}
         self._by_answer: dict[str, asyncio.Future[Any]] = {}
 
     def add(self, owner_id: str, answer_id: str, written: asyncio.Future[Any]) -> None:
+        """Track the write of `owner_id`'s turn (answer `answer_id`) until it settles."""
         if written.done():
             return
         self._by_user.setdefault(owner_id, set()).add(written)

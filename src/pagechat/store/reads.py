@@ -37,6 +37,8 @@ def _along(path: CTE, owner_id: str, conversation_id: str, *columns: Any) -> Sel
 
 
 class Reads(StoreCore):
+    """The store's part for reading a conversation's messages."""
+
     async def get_conversation(
         self,
         *,

@@ -107,6 +107,8 @@ class NoPayload(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TurnIds:
+    """The ids of a turn: its conversation, the user message and the answer."""
+
     conversation_id: str
     user_message_id: str
     assistant_message_id: str

@@ -40,10 +40,12 @@ MESSAGES = cast(Table, Message.__table__)
 
 
 def new_id() -> str:
+    """A fresh random id for a row."""
     return uuid.uuid4().hex
 
 
 def conversation_public(conv: Conversation) -> ConversationPublic:
+    """The row as the client sees it."""
     return ConversationPublic(
         id=conv.id, title=conv.title, created_at=conv.created_at, updated_at=conv.updated_at
     )
@@ -56,6 +58,7 @@ def message_public(
     sibling_position: int = 1,
     feedback: MessageFeedback | None = None,
 ) -> MessagePublic:
+    """The row as the client sees it, with its place among its siblings and its feedback."""
     usage = (
         Usage(input_tokens=row.input_tokens or 0, output_tokens=row.output_tokens or 0)
         if row.input_tokens is not None or row.output_tokens is not None
@@ -118,6 +121,7 @@ def message_row(
 
 
 async def owned(*, session: AsyncSession, owner_id: str, conversation_id: str) -> Conversation:
+    """The conversation if `owner_id` owns it; ConversationNotFound otherwise."""
     result = await session.execute(
         select(Conversation).where(
             Conversation.id == conversation_id, Conversation.owner_id == owner_id
@@ -130,6 +134,7 @@ async def owned(*, session: AsyncSession, owner_id: str, conversation_id: str) -
 
 
 async def message_in(*, session: AsyncSession, conversation_id: str, message_id: str) -> Message:
+    """Message `message_id` of the conversation; MessageNotFound when it has none."""
     result = await session.execute(
         select(Message).where(Message.id == message_id, Message.conversation_id == conversation_id)
     )

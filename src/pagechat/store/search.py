@@ -108,6 +108,8 @@ def _title_hits(dialect: str, owner_id: str, terms: list[str], limit: int) -> Se
 
 
 class Search(StoreCore):
+    """The store's part for searching the user's conversations."""
+
     async def search_conversations(
         self, *, user: Principal, terms: list[str], limit: int = 20
     ) -> list[ConversationSearchHit]:

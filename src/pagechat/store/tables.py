@@ -51,6 +51,7 @@ NAMING_CONVENTION = {
 
 
 def utcnow() -> datetime:
+    """The current time, timezone-aware UTC: the columns' default."""
     return datetime.now(UTC)
 
 
@@ -85,6 +86,8 @@ _BigSerial = BigInteger().with_variant(Integer(), "sqlite")
 
 
 class Base(DeclarativeBase):
+    """The tables' declarative base: constraint names, UTC datetimes, JSON columns."""
+
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map: ClassVar[dict[Any, Any]] = {
         datetime: UtcDateTime(),
@@ -93,6 +96,8 @@ class Base(DeclarativeBase):
 
 
 class User(Base):
+    """An account row: email, password hash and role."""
+
     __tablename__ = "users"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -104,6 +109,8 @@ class User(Base):
 
 
 class Conversation(Base):
+    """A conversation row: its owner, title, activity time and active branch."""
+
     __tablename__ = "conversations"
     __table_args__ = (Index("ix_conversations_owner_activity", "owner_id", "updated_at"),)
 
@@ -119,6 +126,8 @@ class Conversation(Base):
 
 
 class Message(Base):
+    """A message row: user or assistant, its place in the tree, and the answer's stored fields."""
+
     __tablename__ = "messages"
     __table_args__ = (
         Index("ix_messages_conversation_seq", "conversation_id", "seq"),

@@ -35,6 +35,8 @@ INTERRUPTED_NOTE = "The server stopped before this answer was finished."
 
 
 class Turns(StoreCore):
+    """The store's part for turns: begin, checkpoint and finish an answer."""
+
     async def begin_turn(
         self,
         *,

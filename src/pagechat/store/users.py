@@ -32,16 +32,19 @@ class EmailTaken(ValueError):
 
 
 def normalize_email(email: str) -> str:
+    """The email as stored: trimmed and lower-cased."""
     return email.strip().lower()
 
 
 def principal_of(user: User) -> Principal:
+    """The account as the principal requests are made by."""
     return Principal(id=user.id, email=user.email, is_admin=user.is_admin)
 
 
 async def create_user(
     *, session: AsyncSession, email: str, password_hash: str, is_admin: bool = False
 ) -> User:
+    """Add an account (email normalized) and return its row."""
     user = User(
         id=uuid.uuid4().hex,
         email=normalize_email(email),
@@ -58,6 +61,7 @@ async def create_user(
 
 
 async def get_user(*, session: AsyncSession, user_id: str) -> User | None:
+    """The account `user_id`, if any."""
     return await session.get(User, user_id)
 
 
@@ -75,11 +79,13 @@ def read_principal(*, connection: Connection, user_id: str) -> Principal | None:
 
 
 async def get_user_by_email(*, session: AsyncSession, email: str) -> User | None:
+    """The account with this email (normalized), if any."""
     result = await session.execute(select(User).where(User.email == normalize_email(email)))
     return result.scalar_one_or_none()
 
 
 async def update_password_hash(*, session: AsyncSession, user_id: str, password_hash: str) -> None:
+    """Store a new password hash for account `user_id`."""
     await session.execute(
         update(User).where(User.id == user_id).values(password_hash=password_hash)
     )

@@ -54,6 +54,7 @@ class TestAccount:
 
     @property
     def headers(self) -> dict[str, str]:
+        """The Authorization header that signs requests in as this account."""
         return {"Authorization": f"Bearer {self.token}"}
 
 
@@ -85,10 +86,12 @@ class LiveApp:
         return self.client_for(self.account)
 
     def client_for(self, account: TestAccount) -> ChatClient:
+        """A chat client that makes requests as `account`."""
         return ChatClient(self.http, account.headers)
 
     @property
     def model(self) -> Model:
+        """The model the app answers with now."""
         return self._slot.model
 
     def use_model(self, model: Model) -> Model:

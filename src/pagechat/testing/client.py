@@ -39,6 +39,7 @@ class ChatTurn:
 
     @property
     def status_code(self) -> int:
+        """The HTTP status of the chat request."""
         return self.response.status_code
 
     @property
@@ -67,10 +68,12 @@ class ChatTurn:
 
     @property
     def conversation_id(self) -> str:
+        """The turn's conversation (the `X-Conversation-Id` header)."""
         return self.response.headers["X-Conversation-Id"]
 
     @property
     def run_id(self) -> str:
+        """The turn's run (the `X-Run-Id` header)."""
         return self.response.headers["X-Run-Id"]
 
 

@@ -25,6 +25,7 @@ class Frame:
 
     @property
     def type(self) -> str:
+        """The event's type (`text_delta`, `complete`, ...)."""
         return str(self.event["type"])
 
     @property

@@ -22,6 +22,7 @@ _PING_SECONDS = 15
 
 def stream_run(runs: RunManager, run: Run, after: int, request: Request) -> EventStream:
     # The client going away stops the run only when the app asks for that.
+    """The SSE response of `run`'s events after `after`, with pings."""
     stop = (lambda: runs.stop_nowait(run)) if request.app.state.cancel_on_disconnect else None
     return EventStream(
         run.log,

@@ -66,6 +66,7 @@ StoreDep = Annotated[ChatStore, Depends(_store)]
 
 
 def not_found() -> HTTPException:
+    """The 404 for a conversation that is missing or not the user's."""
     return HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found")
 
 
@@ -75,6 +76,7 @@ def message_visible_to(user: Principal, message: MessagePublic) -> MessagePublic
 
 
 def visible_to(user: Principal, detail: ConversationDetail) -> ConversationDetail:
+    """`detail` without the fields only admins may see, unless `user` is one."""
     if user.is_admin:
         return detail
     messages = [message_visible_to(user, m) for m in detail.messages]

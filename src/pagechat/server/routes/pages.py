@@ -14,6 +14,8 @@ router = APIRouter(prefix="/api", tags=["pages"])
 
 
 class PageList(BaseModel):
+    """The page names the app serves chat for."""
+
     pages: list[str]
     """Sorted; empty for plain pagechat without an app."""
 

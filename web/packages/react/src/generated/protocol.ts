@@ -2,6 +2,7 @@
 // Do not edit: change src/pagechat/protocol.py and run `npm run gen:types`.
 /* eslint-disable */
 
+/** The body of `POST /api/chat/actions`: a page action (a card's button) to run. */
 export interface ActionRequest {
   conversation_id: string | null;
   action: string;
@@ -13,6 +14,7 @@ export interface ActionRequest {
   };
 }
 
+/** What a page action returned: whether it worked, a message, and its data. */
 export interface ActionResult {
   action: string;
   ok: boolean;
@@ -26,6 +28,7 @@ export interface ApprovalDecisionRequest {
   note: string | null;
 }
 
+/** The decided approval request, and the run that goes on with the turn. */
 export interface ApprovalDecisionResult {
   approval: ApprovalPublic;
   run_id: string;
@@ -83,10 +86,12 @@ export interface BranchTurnRequest {
   };
 }
 
+/** Stream event: the run was stopped; the answer so far is kept. */
 export interface CancelledEvent {
   type: "cancelled";
 }
 
+/** The body of `POST /api/chat/stream`: the user's message and page, and the conversation. */
 export interface ChatRequest {
   message: string;
   context: {
@@ -118,11 +123,13 @@ export interface ChatResponsePayload {
   stop_reason: string | null;
 }
 
+/** Stream event: the answer is done; the full response and its payloads. */
 export interface CompleteEvent {
   type: "complete";
   payload: ChatResponsePayload;
 }
 
+/** A conversation with a page of the messages of its active branch. */
 export interface ConversationDetail {
   id: string;
   title: string;
@@ -133,6 +140,7 @@ export interface ConversationDetail {
   active_leaf_id: string | null;
 }
 
+/** A page of the user's conversations, with the total count. */
 export interface ConversationList {
   items: ConversationPublic[];
   total: number;
@@ -140,6 +148,7 @@ export interface ConversationList {
   limit: number;
 }
 
+/** A conversation as the client sees it: id, title and times. */
 export interface ConversationPublic {
   id: string;
   title: string;
@@ -147,6 +156,7 @@ export interface ConversationPublic {
   updated_at: string;
 }
 
+/** A conversation that matched a search, with the text that matched. */
 export interface ConversationSearchHit {
   conversation: ConversationPublic;
   snippet: string;
@@ -162,6 +172,7 @@ export interface ConversationSearchResults {
   terms: string[];
 }
 
+/** The body of `PATCH /api/conversations/{id}`: the new title. */
 export interface ConversationUpdate {
   title: string;
 }
@@ -180,6 +191,7 @@ export interface EditRequest {
   };
 }
 
+/** Stream event: the run failed; the message to show, and its kind. */
 export interface ErrorEvent {
   type: "error";
   message: string;
@@ -191,6 +203,7 @@ export interface ErrorResponse {
   detail: unknown;
 }
 
+/** The user's thumbs up or down on an answer, with an optional comment. */
 export interface FeedbackPublic {
   rating: "up" | "down";
   comment: string | null;
@@ -203,6 +216,7 @@ export interface FeedbackRequest {
   comment: string | null;
 }
 
+/** The body of `POST /api/auth/login`: email and password. */
 export interface LoginRequest {
   email: string;
   password: string;
@@ -250,6 +264,7 @@ export interface PayloadErrorData {
   details: string;
 }
 
+/** Stream event: a status line to show while the model works. */
 export interface StatusEvent {
   type: "status";
   message: string;
@@ -284,16 +299,19 @@ export interface SuggestedValue {
   value: string;
 }
 
+/** Stream event: the next piece of the answer's text. */
 export interface TextDeltaEvent {
   type: "text_delta";
   text: string;
 }
 
+/** A bearer token, the answer to a login. */
 export interface Token {
   access_token: string;
   token_type: "bearer";
 }
 
+/** Stream event: the tool call at `index` finished. */
 export interface ToolCompleteEvent {
   type: "tool_complete";
   tool: string;
@@ -316,6 +334,7 @@ export interface ToolHistoryEntry {
   in_answer: boolean;
 }
 
+/** Stream event: a running tool's progress. */
 export interface ToolProgressEvent {
   type: "tool_progress";
   tool: string;
@@ -325,6 +344,7 @@ export interface ToolProgressEvent {
   data: unknown;
 }
 
+/** Stream event: the model called a tool, which starts now. */
 export interface ToolStartEvent {
   type: "tool_start";
   tool: string;
@@ -340,6 +360,7 @@ export interface Usage {
   output_tokens: number;
 }
 
+/** The signed-in user as the client sees them. */
 export interface UserPublic {
   id: string;
   email: string;
