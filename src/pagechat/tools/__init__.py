@@ -5,7 +5,7 @@ from ..payloads import Payload
 from .chart import CHART, ChartSpecError, chart_payload, validate_chart_spec
 from .choices import PRESENT_CHOICES, choices_block
 from .execute import execute_tool, schema_error, validation_error
-from .function import ToolOptions, tool
+from .function import ToolOptions, function_tool, tool
 from .registry import (
     clear_tools,
     get_tool,
@@ -32,6 +32,7 @@ __all__ = [
     "choices_block",
     "clear_tools",
     "execute_tool",
+    "function_tool",
     "get_tool",
     "global_tools",
     "register_tool",

@@ -85,7 +85,7 @@ def tool(
 
 
 def function_tool(function: Callable[..., Any], /, **options: Unpack[ToolOptions]) -> ToolConfig:
-    """The `ToolConfig` of `function` (what `tool` and `ToolConfig.from_function` return)."""
+    """The `ToolConfig` of `function`: what `@tool` returns, for a function not decorated."""
     name = options.get("name", function.__name__)
     try:
         hints = typing.get_type_hints(function, include_extras=True)

@@ -5,14 +5,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Unpack
+from typing import Any
 
 from pydantic import BaseModel
 
 from ..payloads import Payload
-
-if TYPE_CHECKING:
-    from .function import ToolOptions
 
 __all__ = ["ToolConfig", "ToolContext", "ToolExecutor", "ToolProgress", "ToolResult"]
 
@@ -85,7 +82,7 @@ class ToolConfig:
     """A tool the model can call: the low-level form, keyword-only.
 
     Most tools are typed functions made into a config by `@tool` (or
-    `ToolConfig.from_function`), which fills `input_schema`, `input_model` and
+    `function_tool(function, ...)`), which fills `input_schema`, `input_model` and
     `payload_schema` from the signature. Built by hand:
 
     * `name` and `description` are what the model sees; `input_schema` (a JSON Schema
@@ -131,16 +128,6 @@ class ToolConfig:
     payload_type: str | None = None
     """The `type` of the payload its results carry, when it declares one: `GET
     /api/payload-types` then lists `payload_schema` under it for the web UI's schema card."""
-
-    @classmethod
-    def from_function(
-        cls, function: Callable[..., Any], /, **options: Unpack[ToolOptions]
-    ) -> ToolConfig:
-        """The tool that calls `function` with its validated arguments (see `tool`)."""
-        # Imported here: the function tool module builds on this one.
-        from .function import function_tool
-
-        return function_tool(function, **options)
 
     def approval_needed(self, params: dict[str, Any]) -> str | None:
         """The reason to ask before running with these (already validated) `params`, or None."""

@@ -24,6 +24,7 @@ from pagechat.tools import (
     ToolProgress,
     ToolResult,
     execute_tool,
+    function_tool,
     tool,
 )
 
@@ -104,7 +105,7 @@ def test_the_description_is_the_cleaned_docstring_and_the_name_the_functions() -
     )
 
 
-def test_options_set_the_configs_fields_and_from_function_is_the_same_tool() -> None:
+def test_options_set_the_configs_fields_and_function_tool_is_the_same_tool() -> None:
     def count(query: str) -> str:
         """Count the articles that match."""
         return "0"
@@ -119,7 +120,7 @@ def test_options_set_the_configs_fields_and_from_function_is_the_same_tool() -> 
         "result_is_answer": True,
     }
     decorated = tool(**options)(count)
-    built = ToolConfig.from_function(count, **options)
+    built = function_tool(count, **options)
 
     for config in (decorated, built):
         assert {k: getattr(config, k) for k in options} == options

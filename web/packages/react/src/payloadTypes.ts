@@ -1,7 +1,6 @@
 // The payload types the server declares (GET /api/payload-types): each one's JSON Schema, for
 // the schema card, and the server action that accepts it on each page. Fetched once per client
 // and kept; a failed fetch is forgotten, so the next tray asks again.
-import type { ChatApi } from "./api";
 
 export interface PayloadTypeInfo {
   /** JSON Schema of the payload's data; null: any JSON. */
@@ -41,10 +40,15 @@ export function parsePayloadTypes(body: unknown): PayloadTypeCatalog {
   return catalog;
 }
 
-const loaded = new WeakMap<ChatApi, Promise<PayloadTypeCatalog>>();
+/** What the loader needs of a client (`ChatApi` has it): this module stays below api.ts. */
+export interface PayloadTypesSource {
+  payloadTypes(): Promise<PayloadTypeCatalog>;
+}
+
+const loaded = new WeakMap<PayloadTypesSource, Promise<PayloadTypeCatalog>>();
 
 /** The server's payload types, asked once per client (an empty catalog when it cannot answer). */
-export function loadPayloadTypes(api: ChatApi): Promise<PayloadTypeCatalog> {
+export function loadPayloadTypes(api: PayloadTypesSource): Promise<PayloadTypeCatalog> {
   const known = loaded.get(api);
   if (known !== undefined) return known;
   const asked = api.payloadTypes().catch(() => {
