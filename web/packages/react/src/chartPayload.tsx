@@ -1,7 +1,7 @@
 // The built-in `chart` payload: a Vega-Lite spec the server checked (inline data only).
 import { ChartColumn } from "lucide-react";
 import { ChartView, isChartData } from "./components/ChartView";
-import type { PayloadHandler } from "./payloadRegistry";
+import type { PayloadHandler } from "./payloadHandler";
 
 export const CHART_PAYLOAD = "chart";
 
