@@ -120,8 +120,6 @@ class MemoryEventLog(EventLog):
 
     def add(self, event: RunEvent) -> int:
         data = encode_event(event)
-        if self._closed:
-            raise RuntimeError("event log is closed")
         self._events.append(event)
         return self._add(event.kind, data)
 
@@ -129,15 +127,14 @@ class MemoryEventLog(EventLog):
         return self.add(from_wire(event))
 
     def append_text(self, text: str) -> int:
-        if self._closed:
-            raise RuntimeError("event log is closed")
         self._events.append(text)
         return self._add("text_delta", encode_text(text))
 
     def _add(self, event_type: str, data: bytes) -> int:
         """Every append ends here, with the event's type and JSON (the event itself is
-        already in `_events`)."""
+        already in `_events`: a listener reads both)."""
         if self._closed:
+            del self._events[len(self._frames) :]
             raise RuntimeError("event log is closed")
         seq = len(self._frames) + 1
         self._frames.append(sse_frame(data, seq))
