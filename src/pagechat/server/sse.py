@@ -79,7 +79,7 @@ class EventStream(Response):
         ping: float = 15.0,
         on_disconnect: Callable[[], None] | None = None,
         on_abort: Callable[[], None] | None = None,
-        status_code: int = 200,
+        status_code: int = 200,  # FastAPI documents a response class's default status
     ) -> None:
         self.log = log
         self.after = after
@@ -95,7 +95,7 @@ class EventStream(Response):
         }
         raw.update({k.lower(): v for k, v in (headers or {}).items()})
         self.raw_headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in raw.items()]
-        self.status_code = status_code  # FastAPI reads a response class's default status here
+        self.status_code = status_code
         self.background = None
         self.body = b""
 
