@@ -144,7 +144,7 @@ async def _run(base: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     import anthropic
     import openai
 
-    from pagechat.models import ModelRequest, ModelTextDelta, UserTurn
+    from pagechat.models import ModelRequest, TextDelta, UserTurn
     from pagechat.models.anthropic import AnthropicModel
     from pagechat.models.openai import OpenAIModel
 
@@ -179,7 +179,7 @@ async def _run(base: str, args: argparse.Namespace) -> list[dict[str, Any]]:
         return n
 
     async def ours(model: Any) -> int:
-        return sum([1 async for e in model.stream(request) if isinstance(e, ModelTextDelta)])
+        return sum([1 async for e in model.stream(request) if isinstance(e, TextDelta)])
 
     sides: dict[str, dict[str, Callable[[], Awaitable[int]]]] = {
         "anthropic": {"sdk": a_sdk, "pagechat": lambda: ours(a_model)},

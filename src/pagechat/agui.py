@@ -2,8 +2,9 @@
 
 An AG-UI client (CopilotKit, `@ag-ui/client`) sends a `RunAgentInput` and reads
 a stream of AG-UI events. The run behind it is an ordinary pagechat run —
-stored, stoppable, with the page context — and `AguiTranslator` turns each of
-its events into the AG-UI events that say the same thing:
+stored, stoppable, with the page context — and `AguiStream`, a stream adapter
+(`pagechat.streams`), tells each of its events (typed, read from the run's log) as the
+AG-UI events that say the same thing:
 
 text deltas become one text message per stretch of text, tool calls and their
 results become TOOL_CALL_* events, payloads, suggestions and choices become
@@ -27,7 +28,8 @@ import json
 import re
 import uuid
 from collections.abc import Collection, Mapping
-from typing import Any
+from datetime import datetime
+from typing import Any, assert_never
 
 from ag_ui.core import (
     BaseEvent,
@@ -49,12 +51,31 @@ from ag_ui.core import (
     ToolCallResultEvent,
     ToolCallStartEvent,
 )
+from pydantic import TypeAdapter
 
+from .events import (
+    ApprovalRequested,
+    ApprovalResolved,
+    Cancelled,
+    Complete,
+    Error,
+    RunEvent,
+    Status,
+    TextDelta,
+    ToolComplete,
+    ToolStart,
+    ToolUpdate,
+)
 from .pages.choices import find_choice_blocks
+from .protocol import ChatResponsePayload
+from .runs.log import sse_frame
+from .streams import StreamAdapter
 
-__all__ = ["AguiTranslator", "conversation_for_thread"]
+__all__ = ["AguiStream", "conversation_for_thread"]
 
 _MARKER = re.compile(r"\[\[tool:\d+\]\]")
+
+_TIME: TypeAdapter[datetime | None] = TypeAdapter(datetime | None)
 
 
 def conversation_for_thread(*, owner_id: str, thread_id: str) -> str:
@@ -75,23 +96,29 @@ def _pointer(key: str) -> str:
     return "/" + key.replace("~", "~0").replace("/", "~1")
 
 
-class AguiTranslator:
-    """Turns one run's pagechat events into AG-UI events, keeping the ids they share."""
+def _frame(event: BaseEvent) -> bytes:
+    """One AG-UI event as its SSE frame (what ag_ui's `EventEncoder` writes)."""
+    return sse_frame(event.model_dump_json(by_alias=True).encode())
+
+
+class AguiStream(StreamAdapter):
+    """One run's events told as AG-UI events, keeping the ids they share."""
 
     def __init__(
         self,
         *,
         thread_id: str,
         run_id: str,
+        state: Any = None,
         frontend_tools: Collection[str] = (),
         resumed_call: str | None = None,
         state_keys: Mapping[str, str] | None = None,
     ) -> None:
         self.thread_id = thread_id
         self.run_id = run_id
+        self._state = state
         self._text_id: str | None = None
         self._tool_ids: list[str] = []
-        self.finished = False
         self._frontend = frozenset(frontend_tools)
         self._resumed_call = resumed_call
         """The frontend tool call whose result (from the client) resumed this run."""
@@ -99,108 +126,123 @@ class AguiTranslator:
         """A resumed run first replays the answer so far, which the client has already."""
         self._state_keys = dict(state_keys or {})
 
-    def start(self, state: Any) -> list[BaseEvent]:
-        """The events that open the AG-UI stream: RUN_STARTED and the state snapshot."""
-        return [
-            RunStartedEvent(thread_id=self.thread_id, run_id=self.run_id),
-            StateSnapshotEvent(snapshot=state if state is not None else {}),
-        ]
+    def opening(self) -> bytes:
+        """RUN_STARTED and the state snapshot."""
+        return _frame(RunStartedEvent(thread_id=self.thread_id, run_id=self.run_id)) + _frame(
+            StateSnapshotEvent(snapshot=self._state if self._state is not None else {})
+        )
 
-    def translate(self, event: dict[str, Any]) -> list[BaseEvent]:
+    def render(self, seq: int, event: RunEvent) -> bytes:
+        return b"".join(_frame(e) for e in self.translate(event))
+
+    def translate(self, event: RunEvent) -> list[BaseEvent]:
         """The AG-UI events that say what this pagechat event says (none for some)."""
-        kind = event.get("type")
         if self._replaying or self._is_resumed_call(event):
-            if kind == "tool_start":  # numbered still: tool_complete names calls by index
-                self._tool_ids.append(str(event.get("tool_use_id") or _id()))
-            elif kind == "approval_resolved":
+            if isinstance(event, ToolStart):  # numbered still: tool_complete names calls by index
+                self._tool_ids.append(event.tool_use_id or _id())
+            elif isinstance(event, ApprovalResolved):
                 self._replaying = False
             return []
-        if kind == "text_delta":
-            return self._text(str(event.get("text", "")))
-        if kind == "tool_start":
-            return self._tool_start(event)
-        if kind == "tool_progress":
-            value = {k: event.get(k) for k in ("tool", "stage", "message", "progress")}
-            return [CustomEvent(name="pagechat.tool_progress", value=value)]
-        if kind == "tool_complete":
-            index = int(event.get("index", -1))
-            call_id = self._tool_ids[index] if 0 <= index < len(self._tool_ids) else _id()
-            return [
-                ToolCallResultEvent(
-                    message_id=_id(), tool_call_id=call_id, content=str(event.get("output", ""))
-                )
-            ]
-        if kind == "complete":
-            return [*self._close_text(), *self._complete(event.get("payload") or {})]
-        if kind == "error":
-            self.finished = True
-            message = str(event.get("message") or "The assistant failed.")
-            code = event.get("code")
-            return [*self._close_text(), RunErrorEvent(message=message, code=code)]
-        if kind == "approval_requested" and event.get("tool") in self._frontend:
-            return self._frontend_call(event)
-        if kind == "approval_requested":
-            # AG-UI's own pause: resuming is a new run, as it is in pagechat (the decision route).
-            self.finished = True
-            interrupt = Interrupt(
-                id=str(event.get("approval_id", "")),
-                reason="tool_approval",
-                message=str(event.get("reason") or ""),
-                tool_call_id=event.get("tool_use_id"),
-                expires_at=event.get("expires_at"),
-                metadata={"tool": event.get("tool"), "input": event.get("input") or {}},
-            )
-            # Also a CUSTOM event: a client that reads no interrupts (CopilotKit's older
-            # runtimes) can still show the card and send the decision to pagechat's route.
-            request = {
-                key: event.get(key)
-                for key in ("approval_id", "tool", "input", "reason", "tool_use_id", "expires_at")
-            }
-            return [
-                *self._close_text(),
-                CustomEvent(name="pagechat.approval_requested", value=request),
-                RunFinishedEvent(
-                    thread_id=self.thread_id,
-                    run_id=self.run_id,
-                    outcome=RunFinishedInterruptOutcome(interrupts=[interrupt]),
-                ),
-            ]
-        if kind == "cancelled":
-            self.finished = True
-            return [
-                *self._close_text(),
-                RunFinishedEvent(
-                    thread_id=self.thread_id,
-                    run_id=self.run_id,
-                    outcome=RunFinishedCancelledOutcome(),
-                ),
-            ]
-        return []
+        match event:
+            case TextDelta():
+                return self._text(event.text)
+            case ToolStart():
+                call_id = event.tool_use_id or _id()
+                self._tool_ids.append(call_id)
+                return self._tool_call(call_id, event.tool, event.input)
+            case ToolUpdate():
+                value = {
+                    "tool": event.tool,
+                    "stage": event.stage,
+                    "message": event.message,
+                    "progress": event.progress,
+                }
+                return [CustomEvent(name="pagechat.tool_progress", value=value)]
+            case ToolComplete():
+                index = event.index
+                call_id = self._tool_ids[index] if 0 <= index < len(self._tool_ids) else _id()
+                return [
+                    ToolCallResultEvent(
+                        message_id=_id(), tool_call_id=call_id, content=event.output or ""
+                    )
+                ]
+            case Complete():
+                return [*self._close_text(), *self._complete(event.payload)]
+            case Error():
+                message = event.message or "The assistant failed."
+                return [*self._close_text(), RunErrorEvent(message=message, code=event.code)]
+            case ApprovalRequested() if event.tool in self._frontend:
+                return self._frontend_call(event)
+            case ApprovalRequested():
+                return self._interrupt(event)
+            case Cancelled():
+                return [
+                    *self._close_text(),
+                    RunFinishedEvent(
+                        thread_id=self.thread_id,
+                        run_id=self.run_id,
+                        outcome=RunFinishedCancelledOutcome(),
+                    ),
+                ]
+            case Status() | ApprovalResolved():
+                return []
+            case _:
+                assert_never(event)
 
-    def _is_resumed_call(self, event: dict[str, Any]) -> bool:
+    def _is_resumed_call(self, event: RunEvent) -> bool:
         """The client's own call and result, which it holds already."""
         call = self._resumed_call
         if call is None:
             return False
-        if event.get("type") == "tool_start":
-            return event.get("tool_use_id") == call
-        if event.get("type") == "tool_complete":
-            index = int(event.get("index", -1))
+        if isinstance(event, ToolStart):
+            return event.tool_use_id == call
+        if isinstance(event, ToolComplete):
+            index = event.index
             return 0 <= index < len(self._tool_ids) and self._tool_ids[index] == call
         return False
 
-    def _frontend_call(self, event: dict[str, Any]) -> list[BaseEvent]:
-        """The client runs this call: told as a tool call, and the run is over."""
-        self.finished = True
-        call_id = str(event.get("tool_use_id") or "")
+    def _interrupt(self, event: ApprovalRequested) -> list[BaseEvent]:
+        """AG-UI's own pause: resuming is a new run, as it is in pagechat (the decision route)."""
+        expires_at = _TIME.dump_python(event.expires_at, mode="json")
+        interrupt = Interrupt(
+            id=event.approval_id,
+            reason="tool_approval",
+            message=event.reason,
+            tool_call_id=event.tool_use_id,
+            expires_at=expires_at,
+            metadata={"tool": event.tool, "input": event.input},
+        )
+        # Also a CUSTOM event: a client that reads no interrupts (CopilotKit's older
+        # runtimes) can still show the card and send the decision to pagechat's route.
+        request = {
+            "approval_id": event.approval_id,
+            "tool": event.tool,
+            "input": event.input,
+            "reason": event.reason,
+            "tool_use_id": event.tool_use_id,
+            "expires_at": expires_at,
+        }
         return [
-            *self._tool_call(call_id, event),
+            *self._close_text(),
+            CustomEvent(name="pagechat.approval_requested", value=request),
+            RunFinishedEvent(
+                thread_id=self.thread_id,
+                run_id=self.run_id,
+                outcome=RunFinishedInterruptOutcome(interrupts=[interrupt]),
+            ),
+        ]
+
+    def _frontend_call(self, event: ApprovalRequested) -> list[BaseEvent]:
+        """The client runs this call: told as a tool call, and the run is over."""
+        call_id = event.tool_use_id
+        return [
+            *self._tool_call(call_id, event.tool, event.input),
             RunFinishedEvent(
                 thread_id=self.thread_id,
                 run_id=self.run_id,
                 result={
-                    "conversation_id": event.get("conversation_id"),
-                    "message_id": event.get("message_id"),
+                    "conversation_id": event.conversation_id,
+                    "message_id": event.message_id,
                     "waiting_for_tool_call": call_id,
                 },
                 outcome=RunFinishedSuccessOutcome(),
@@ -224,28 +266,18 @@ class AguiTranslator:
         message_id, self._text_id = self._text_id, None
         return [TextMessageEndEvent(message_id=message_id)]
 
-    def _tool_start(self, event: dict[str, Any]) -> list[BaseEvent]:
-        call_id = str(event.get("tool_use_id") or _id())
-        self._tool_ids.append(call_id)
-        return self._tool_call(call_id, event)
-
-    def _tool_call(self, call_id: str, event: dict[str, Any]) -> list[BaseEvent]:
+    def _tool_call(self, call_id: str, tool: str, input: dict[str, Any]) -> list[BaseEvent]:
         """The call as AG-UI tells one: the text before it ends, then start, args and end."""
         parent = self._text_id
         return [
             *self._close_text(),
-            ToolCallStartEvent(
-                tool_call_id=call_id,
-                tool_call_name=str(event.get("tool", "")),
-                parent_message_id=parent,
-            ),
-            ToolCallArgsEvent(tool_call_id=call_id, delta=json.dumps(event.get("input") or {})),
+            ToolCallStartEvent(tool_call_id=call_id, tool_call_name=tool, parent_message_id=parent),
+            ToolCallArgsEvent(tool_call_id=call_id, delta=json.dumps(input or {})),
             ToolCallEndEvent(tool_call_id=call_id),
         ]
 
-    def _complete(self, payload: dict[str, Any]) -> list[BaseEvent]:
-        self.finished = True
-        payloads = [p for p in payload.get("payloads") or [] if isinstance(p, dict)]
+    def _complete(self, payload: ChatResponsePayload) -> list[BaseEvent]:
+        payloads = [p.model_dump(mode="json") for p in payload.payloads]
         events: list[BaseEvent] = [CustomEvent(name="pagechat.payload", value=p) for p in payloads]
         delta = [
             {"op": "add", "path": _pointer(self._state_keys[p["type"]]), "value": p.get("data")}
@@ -254,27 +286,32 @@ class AguiTranslator:
         ]
         if delta:
             events.append(StateDeltaEvent(delta=delta))
-        for key in ("suggested_values", "suggested_actions"):
-            if payload.get(key):
-                events.append(CustomEvent(name=f"pagechat.{key}", value=payload[key]))
+        for key, items in (
+            ("suggested_values", payload.suggested_values),
+            ("suggested_actions", payload.suggested_actions),
+        ):
+            if items:
+                value = [item.model_dump(mode="json") for item in items]
+                events.append(CustomEvent(name=f"pagechat.{key}", value=value))
         choices = [
             {
                 "question": b.question,
                 "options": [{"label": o.label, "value": o.value} for o in b.options],
             }
-            for b in find_choice_blocks(str(payload.get("message", "")))
+            for b in find_choice_blocks(payload.message)
             if b.valid
         ]
         if choices:
             events.append(CustomEvent(name="pagechat.choices", value=choices))
+        usage = payload.usage
         events.append(
             RunFinishedEvent(
                 thread_id=self.thread_id,
                 run_id=self.run_id,
                 result={
-                    "conversation_id": payload.get("conversation_id"),
-                    "message_id": payload.get("message_id"),
-                    "usage": payload.get("usage"),
+                    "conversation_id": payload.conversation_id,
+                    "message_id": payload.message_id,
+                    "usage": None if usage is None else usage.model_dump(mode="json"),
                 },
                 outcome=RunFinishedSuccessOutcome(),
             )

@@ -7,7 +7,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from .models.base import Model, ModelFinish, ModelRequest, ModelTextDelta, UserTurn
+from .models.base import Model, ModelFinish, ModelRequest, TextDelta, UserTurn
 from .models.errors import ModelOutputError, ProviderError
 from .models.factory import DEFAULT_MODELS, model_from_settings
 from .settings import Settings
@@ -46,7 +46,7 @@ async def _probe(model: Model, wait_seconds: float) -> tuple[bool, str]:
     try:
         async with asyncio.timeout(wait_seconds):
             async for event in model.stream(_PROBE):
-                if isinstance(event, ModelTextDelta):
+                if isinstance(event, TextDelta):
                     text.append(event.text)
                 elif isinstance(event, ModelFinish):
                     break

@@ -464,7 +464,7 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
     if "regen" in text:
         return [f"Version {next(_VERSIONS)} of the answer."]
     if "cutoff" in text:
-        return ["This answer stops in the middle of a sent", ModelFinish("max_tokens")]
+        return ["This answer stops in the middle of a sent", ModelFinish(stop_reason="max_tokens")]
     if "think" in text:
         return [Pause(1.5), "Done thinking."]
     if "error" in text:

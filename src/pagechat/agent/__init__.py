@@ -5,11 +5,7 @@ from .events import (
     AgentComplete,
     AgentError,
     AgentEvent,
-    AgentTextDelta,
-    AgentThinking,
     AgentToolComplete,
-    AgentToolProgress,
-    AgentToolStart,
 )
 from .loop import SUMMARY_INSTRUCTION, run_agent_loop
 from .pause import LoopResume, LoopState, denied_result
@@ -20,11 +16,7 @@ __all__ = [
     "AgentComplete",
     "AgentError",
     "AgentEvent",
-    "AgentTextDelta",
-    "AgentThinking",
     "AgentToolComplete",
-    "AgentToolProgress",
-    "AgentToolStart",
     "LoopResume",
     "LoopState",
     "denied_result",

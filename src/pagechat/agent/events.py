@@ -1,10 +1,18 @@
-"""Provider-neutral events of the agent loop."""
+"""The events only the agent loop and the turn see, and the union the loop yields.
+
+The loop yields `pagechat.events`' own `TextDelta` (the provider's, passed on),
+`Status`, `ToolStart` and `ToolUpdate`: the run emits them as they are. The four here
+carry what only the loop knows (a tool's payload, the turn's usage, the state a pause
+resumes from); the turn folds each into the events the user sees (chat/turn.py). They
+are built the same way: frozen, keywords only, named by `kind`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..events import Status, TextDelta, ToolStart, ToolUpdate
 from ..models.base import StopReason, TokenUsage
 from ..models.errors import ProviderErrorKind
 from .pause import LoopState
@@ -14,102 +22,70 @@ __all__ = [
     "AgentComplete",
     "AgentError",
     "AgentEvent",
-    "AgentTextDelta",
-    "AgentThinking",
     "AgentToolComplete",
-    "AgentToolProgress",
-    "AgentToolStart",
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class AgentThinking:
-    """A status line to show while the model works on, after a round of tool calls."""
-
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class AgentTextDelta:
-    """A piece of the model's answer text, as it streams."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class AgentToolStart:
-    """The model called a tool, which starts now."""
-
-    tool_name: str
-    tool_input: dict[str, Any]
-    tool_use_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class AgentToolProgress:
-    """A running tool's progress (`ToolProgress`), passed on to the stream."""
-
-    tool_name: str
-    stage: str
-    message: str
-    progress: float | None
-    data: Any = None
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AgentToolComplete:
     """A tool call finished: its input, the text the model reads, and the payload for a card."""
 
-    tool_name: str
+    kind: Literal["agent_tool_complete"] = "agent_tool_complete"
+    tool: str
     tool_use_id: str
-    tool_input: dict[str, Any]
-    result_text: str
+    input: dict[str, Any]
+    output: str
+    """The result's text, as the tool gave it (the turn seals what the user sees)."""
     payload: dict[str, Any] | None = None
     is_error: bool = False
     in_answer: bool = False
     """The result's text is part of the answer (`ToolConfig.result_is_answer`): shown as
-    text, with no card; no `AgentToolStart` came before it."""
+    text, with no card; no `ToolStart` came before it."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AgentComplete:
     """The loop ended: why, and the tokens the whole turn used."""
 
+    kind: Literal["agent_complete"] = "agent_complete"
     stop_reason: StopReason
     usage: TokenUsage = field(default_factory=TokenUsage)
     last_input_tokens: int = 0
     """Prompt size of the final call: how close the conversation is to the context window."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AgentApprovalRequested:
     """The loop stopped before a call the user must approve; `state` resumes it."""
 
-    tool_name: str
+    kind: Literal["agent_approval_requested"] = "agent_approval_requested"
+    tool: str
     tool_use_id: str
-    tool_input: dict[str, Any]
+    input: dict[str, Any]
     reason: str
     state: LoopState
-    kind: Literal["approval", "frontend_tool"] = "approval"
+    approval_kind: Literal["approval", "frontend_tool"] = "approval"
     """`frontend_tool`: the call waits for the client to run it, not for a decision."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AgentError:
-    """The loop failed: the message for the user, its kind, and the tokens used until then."""
+    """The loop failed: the message for the user, its code, and the tokens used until then."""
 
+    kind: Literal["agent_error"] = "agent_error"
     message: str
-    kind: ProviderErrorKind | str = "internal"
+    code: ProviderErrorKind | str = "internal"
     usage: TokenUsage = field(default_factory=TokenUsage)
 
 
 AgentEvent = (
-    AgentThinking
-    | AgentTextDelta
-    | AgentToolStart
-    | AgentToolProgress
+    Status
+    | TextDelta
+    | ToolStart
+    | ToolUpdate
     | AgentToolComplete
     | AgentComplete
     | AgentError
     | AgentApprovalRequested
 )
+"""What `run_agent_loop` yields, discriminated by `kind`."""

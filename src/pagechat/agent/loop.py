@@ -12,13 +12,13 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from ..defaults import MAX_ITERATIONS, MAX_TOKENS
+from ..events import Status, TextDelta, ToolStart, ToolUpdate
 from ..models.base import (
     AssistantTurn,
     Model,
     ModelFinish,
     ModelMessage,
     ModelRequest,
-    ModelTextDelta,
     ModelToolCall,
     StopReason,
     TokenUsage,
@@ -36,11 +36,7 @@ from .events import (
     AgentComplete,
     AgentError,
     AgentEvent,
-    AgentTextDelta,
-    AgentThinking,
     AgentToolComplete,
-    AgentToolProgress,
-    AgentToolStart,
 )
 from .pause import LoopResume, LoopState, denied_result
 
@@ -118,20 +114,22 @@ async def run_agent_loop(
             finish: ModelFinish | None = None
             try:
                 async for event in stream_with_retry(model, request, policy):
-                    if isinstance(event, ModelTextDelta):
+                    if type(event) is TextDelta:
                         if event.text:
                             text_parts.append(event.text)
-                            yield AgentTextDelta(event.text)
+                            yield event  # the provider's own: nothing is rebuilt per token
                     elif isinstance(event, ModelToolCall):
                         model_calls.append(event)
-                    else:
+                    elif isinstance(event, ModelFinish):
                         finish = event
             except ProviderError as err:
-                yield AgentError(str(err), err.kind, usage)
+                yield AgentError(message=str(err), code=err.kind, usage=usage)
                 return
             except ModelOutputError as err:
                 yield AgentError(
-                    f"The model's reply could not be used: {err}", "model_output", usage
+                    message=f"The model's reply could not be used: {err}",
+                    code="model_output",
+                    usage=usage,
                 )
                 return
 
@@ -145,7 +143,9 @@ async def run_agent_loop(
                         "ignoring %d tool call(s) the model made after the tool budget",
                         len(model_calls),
                     )
-                yield AgentComplete(stop_reason, usage, last_input)
+                yield AgentComplete(
+                    stop_reason=stop_reason, usage=usage, last_input_tokens=last_input
+                )
                 return
             text = "".join(text_parts)
             calls = [ToolCallPart(c.id, c.name, c.input) for c in model_calls]
@@ -162,12 +162,12 @@ async def run_agent_loop(
                 )
                 client = tool is not None and tool.runs_in_client
                 yield AgentApprovalRequested(
-                    call.name,
-                    call.id,
-                    call.input,
-                    reason,
-                    state,
-                    "frontend_tool" if client else "approval",
+                    tool=call.name,
+                    tool_use_id=call.id,
+                    input=call.input,
+                    reason=reason,
+                    state=state,
+                    approval_kind="frontend_tool" if client else "approval",
                 )
                 return
             result: ToolResult | None = None
@@ -189,7 +189,7 @@ async def run_agent_loop(
                 decision = None
             in_answer = False
             if result is not None:
-                yield AgentToolStart(call.name, call.input, call.id)
+                yield ToolStart(tool=call.name, input=call.input, tool_use_id=call.id)
             elif tool is not None and tool.result_is_answer:
                 async for item in execute_tool(tool, call.input, context):
                     if isinstance(item, ToolResult):
@@ -197,7 +197,7 @@ async def run_agent_loop(
                 assert result is not None
                 in_answer = not result.is_error
                 if not in_answer:  # a failed one is a tool call like any: a card the model reads
-                    yield AgentToolStart(call.name, call.input, call.id)
+                    yield ToolStart(tool=call.name, input=call.input, tool_use_id=call.id)
             else:
                 async for tool_event in _run_one(call, by_name, context):
                     if isinstance(tool_event, ToolResult):
@@ -208,21 +208,21 @@ async def run_agent_loop(
             sealed = result.text if seal is None else seal(result.text)
             results.append(ToolResultPart(call.id, sealed, result.is_error))
             yield AgentToolComplete(
-                call.name,
-                call.id,
-                call.input,
-                result.text,
-                result.payload,
-                result.is_error,
-                in_answer,
+                tool=call.name,
+                tool_use_id=call.id,
+                input=call.input,
+                output=result.text,
+                payload=result.payload,
+                is_error=result.is_error,
+                in_answer=in_answer,
             )
         if _answered(calls, results, by_name):
             # The answer ends with what the tool showed; the user's reply is the next turn.
-            yield AgentComplete("end_turn", usage, last_input)
+            yield AgentComplete(stop_reason="end_turn", usage=usage, last_input_tokens=last_input)
             return
         history.append(AssistantTurn(text, tuple(calls)))
         history.append(ToolResultsTurn(tuple(results)))
-        yield AgentThinking("Thinking...")
+        yield Status(message="Thinking...")
 
 
 def _answered(
@@ -245,8 +245,8 @@ def _approval_reason(tool: ToolConfig, params: dict[str, Any]) -> str | None:
 
 async def _run_one(
     call: ToolCallPart, tools: dict[str, ToolConfig], context: ToolContext
-) -> AsyncIterator[AgentToolStart | AgentToolProgress | ToolResult]:
-    yield AgentToolStart(call.name, call.input, call.id)
+) -> AsyncIterator[ToolStart | ToolUpdate | ToolResult]:
+    yield ToolStart(tool=call.name, input=call.input, tool_use_id=call.id)
     tool = tools.get(call.name)
     if tool is None:
         yield ToolResult(
@@ -257,4 +257,11 @@ async def _run_one(
         if isinstance(item, ToolResult):
             yield item
         else:
-            yield AgentToolProgress(call.name, item.stage, item.message, item.progress, item.data)
+            progress = None if item.progress is None else min(1.0, max(0.0, item.progress))
+            yield ToolUpdate(
+                tool=call.name,
+                stage=item.stage,
+                message=item.message,
+                progress=progress,
+                data=item.data,
+            )

@@ -23,20 +23,22 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..agent import AgentApprovalRequested, LoopResume, LoopState
 from ..defaults import APPROVAL_TIMEOUT_SECONDS
+from ..events import (
+    ApprovalRequested,
+    ApprovalResolved,
+    RunEvent,
+    TextDelta,
+    ToolComplete,
+    ToolStart,
+)
 from ..identity import Principal
 from ..pages import ParsedReply
 from ..protocol import (
     ApprovalPublic,
-    ApprovalRequestedEvent,
-    ApprovalResolvedEvent,
     CustomPayload,
-    StreamEvent,
     SuggestedAction,
     SuggestedValue,
-    TextDeltaEvent,
-    ToolCompleteEvent,
     ToolHistoryEntry,
-    ToolStartEvent,
     Usage,
 )
 from ..runs import Run
@@ -161,17 +163,17 @@ class Approvals:
                 owner_id=user.id,
                 conversation_id=conversation_id,
                 message_id=message_id,
-                tool=event.tool_name,
+                tool=event.tool,
                 tool_use_id=event.tool_use_id,
-                input=event.tool_input,
+                input=event.input,
                 reason=event.reason,
                 expires_at=expires_at,
                 state=state,
-                kind=event.kind,
+                kind=event.approval_kind,
             )
         await finish(record)
         run.emit(
-            ApprovalRequestedEvent(
+            ApprovalRequested(
                 approval_id=approval.id,
                 tool=approval.tool,
                 input=approval.input,
@@ -265,10 +267,10 @@ class Approvals:
             self._sweeper = None
 
 
-def replay_events(paused: PausedTurn) -> list[StreamEvent]:
+def replay_events(paused: PausedTurn) -> list[RunEvent]:
     """The answer so far as events, then the decision: a resumed run's log starts with
     them, so a client following it from the start folds the whole answer."""
-    events: list[StreamEvent] = []
+    events: list[RunEvent] = []
     content = paused.content
     start = 0
     for index, entry in enumerate(paused.tool_history):
@@ -277,23 +279,21 @@ def replay_events(paused: PausedTurn) -> list[StreamEvent]:
         if at == -1:
             continue
         if at > start:
-            events.append(TextDeltaEvent(text=content[start:at]))
+            events.append(TextDelta(text=content[start:at]))
         events.append(
-            ToolStartEvent(
-                tool=entry.tool_name, input=entry.input, tool_use_id=entry.tool_use_id or ""
-            )
+            ToolStart(tool=entry.tool_name, input=entry.input, tool_use_id=entry.tool_use_id or "")
         )
         events.append(
-            ToolCompleteEvent(
+            ToolComplete(
                 tool=entry.tool_name, index=index, is_error=entry.is_error, output=entry.output
             )
         )
-        events.append(TextDeltaEvent(text=marker))
+        events.append(TextDelta(text=marker))
         start = at + len(marker)
     if start < len(content):
-        events.append(TextDeltaEvent(text=content[start:]))
+        events.append(TextDelta(text=content[start:]))
     approval = paused.claimed.approval
     events.append(
-        ApprovalResolvedEvent(approval_id=approval.id, status=approval.status, note=approval.note)
+        ApprovalResolved(approval_id=approval.id, status=approval.status, note=approval.note)
     )
     return events

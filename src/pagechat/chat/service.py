@@ -110,16 +110,23 @@ class ChatService:
         user: Principal,
         request: ChatRequest,
         frontend_tools: Sequence[ToolConfig] = (),
+        conversation_title: str | None = None,
     ) -> Run:
         """Start the run, the user message and the answer's placeholder being stored
         beside it (the run waits for that write before anything else that touches
         storage, and ends with an `error` event if it fails).
 
-        `frontend_tools` are offered besides the page's (`chat/frontend_tools.py`).
+        `frontend_tools` are offered besides the page's (`chat/frontend_tools.py`). With
+        `conversation_title`, `request.conversation_id` is made (so titled) when it does
+        not exist yet: an AG-UI thread names its conversation (`agui.conversation_for_thread`).
         Raises ConversationNotFound, QuotaExceeded, FrontendToolError (before anything is
         stored), and Draining when the server is shutting down.
         """
         setup = self._prepare(user, request.context, frontend_tools)
+        if conversation_title is not None and request.conversation_id is not None:
+            await self.store.ensure_conversation(
+                user=user, conversation_id=request.conversation_id, title=conversation_title
+            )
         run_id = await self._admit(user, request.message)
         async with self._releasing_on_error(user, run_id):
             earlier = (

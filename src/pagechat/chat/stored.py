@@ -13,7 +13,7 @@ import asyncio
 import logging
 from typing import Any
 
-from ..protocol import ErrorEvent
+from ..events import Error
 from ..runs import Run
 from ..store.base import ConversationNotFound
 
@@ -34,12 +34,12 @@ def unsaved(stored: asyncio.Future[Any] | None) -> bool:
     )
 
 
-def _failure(stored: asyncio.Future[Any]) -> ErrorEvent:
+def _failure(stored: asyncio.Future[Any]) -> Error:
     exc = None if stored.cancelled() else stored.exception()
     if isinstance(exc, ConversationNotFound):
-        return ErrorEvent(message=GONE_MESSAGE, code="not_found")
+        return Error(message=GONE_MESSAGE, code="not_found")
     logger.error("a turn's message could not be stored", exc_info=exc)
-    return ErrorEvent(message=UNSAVED_MESSAGE, code="unavailable")
+    return Error(message=UNSAVED_MESSAGE, code="unavailable")
 
 
 def end_if_unsaved(run: Run, stored: asyncio.Future[Any]) -> None:

@@ -1,10 +1,12 @@
 """One turn's run body, in named steps.
 
-`TurnRunner.run` builds the model's messages, drives the agent loop and maps each of
-its events to what the user sees (`_on_event`, one case per event type), then ends the
-turn in exactly one of four ways: completed, failed (the model or provider said so),
-cancelled (Stop, or the server ended it), or crashed. Every ending stores the answer
-folded from what the user saw.
+`TurnRunner.run` builds the model's messages, drives the agent loop and emits what the
+user sees (`_on_event`, one case per kind): the loop's status, tool starts and progress
+go to the run as they are; text goes through the reply parser and the coalescer; a
+tool's result and the loop's end are folded into the run's `ToolComplete`, `Complete`,
+`Error` or a pause. The turn ends in exactly one of four ways: completed, failed (the
+model or provider said so), cancelled (Stop, or the server ended it), or crashed. Every
+ending stores the answer folded from what the user saw.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, assert_never
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -23,13 +25,19 @@ from ..agent import (
     AgentComplete,
     AgentError,
     AgentEvent,
-    AgentTextDelta,
-    AgentThinking,
     AgentToolComplete,
-    AgentToolProgress,
-    AgentToolStart,
     LoopResume,
     run_agent_loop,
+)
+from ..events import (
+    Complete,
+    Error,
+    RunEvent,
+    Status,
+    TextDelta,
+    ToolComplete,
+    ToolStart,
+    ToolUpdate,
 )
 from ..identity import Principal
 from ..models.base import Model, ModelMessage, TokenUsage, UserTurn
@@ -38,16 +46,9 @@ from ..protocol import (
     PAYLOAD_ERROR,
     ApprovalPublic,
     ChatResponsePayload,
-    CompleteEvent,
     CustomPayload,
-    ErrorEvent,
     MessagePublic,
-    StatusEvent,
-    StreamEvent,
-    ToolCompleteEvent,
     ToolHistoryEntry,
-    ToolProgressEvent,
-    ToolStartEvent,
     Usage,
 )
 from ..runs import Run
@@ -178,7 +179,7 @@ class TurnRunner:
 
     async def run(self, messages: list[ModelMessage]) -> None:
         """Drive the agent loop over `messages`, emitting its events and storing the answer."""
-        self.run_.emit(StatusEvent(message="Thinking..."))
+        self.run_.emit(Status(message="Thinking..."))
         s = self.config
         try:
             async for event in run_agent_loop(
@@ -197,7 +198,7 @@ class TurnRunner:
             ):
                 # Text deltas are nearly every event: handled here, with no coroutine of
                 # their own (the per-token hot path, docs/performance.md).
-                if type(event) is AgentTextDelta:
+                if type(event) is TextDelta:
                     if self._on_text(event):
                         await asyncio.sleep(0)
                     continue
@@ -214,24 +215,27 @@ class TurnRunner:
                 self.checkpoints.forget(self.turn.ids.assistant_message_id)
 
     async def _on_event(self, event: AgentEvent) -> None:
-        """One agent event → what the user sees (one case per event type)."""
+        """One agent event → what the user sees (one case per kind)."""
         # Text streams while the turn is being stored; nothing else goes before it.
         await wait_stored(self.run_, self.turn.stored)
         match event:
-            case AgentToolStart():
-                self._on_tool_start(event)
-            case AgentToolProgress():
-                self._on_tool_progress(event)
+            case TextDelta():  # `run` takes these itself; here for completeness
+                self._on_text(event)
+            case ToolStart():
+                self._show(self.parser.flush())
+                self._emit(replace(event, input=storable(event.input)))
+            case ToolUpdate() | Status():
+                self._emit(event)
             case AgentToolComplete():
                 self._on_tool_complete(event)
-            case AgentThinking():
-                self._emit(StatusEvent(message=event.message))
             case AgentComplete():
                 await self._completed(event)
             case AgentError():
                 await self._failed(event)
             case AgentApprovalRequested():
                 await self._paused(event)
+            case _:
+                assert_never(event)
 
     # --- what the user sees --------------------------------------------------
 
@@ -247,7 +251,7 @@ class TurnRunner:
     def _show(self, text: str) -> None:
         self.deltas.add(text)
 
-    def _emit(self, event: StreamEvent) -> None:
+    def _emit(self, event: RunEvent) -> None:
         self.deltas.flush()
         self.run_.emit(event)
 
@@ -265,7 +269,7 @@ class TurnRunner:
         self._answers.clear()
         self.deltas.flush()
 
-    def _on_text(self, event: AgentTextDelta) -> bool:
+    def _on_text(self, event: TextDelta) -> bool:
         """Shows the delta; True when the turn should let the loop run others now."""
         text = self._joined(event.text) if self.turn.joining else event.text
         self._show(self.parser.feed(storable_text(text)))
@@ -294,38 +298,16 @@ class TurnRunner:
         self.turn.joining = not text
         return text
 
-    def _on_tool_start(self, event: AgentToolStart) -> None:
-        self._show(self.parser.flush())
-        self._emit(
-            ToolStartEvent(
-                tool=event.tool_name,
-                input=storable(event.tool_input),
-                tool_use_id=event.tool_use_id,
-            )
-        )
-
-    def _on_tool_progress(self, event: AgentToolProgress) -> None:
-        progress = None if event.progress is None else min(1.0, max(0.0, event.progress))
-        self._emit(
-            ToolProgressEvent(
-                tool=event.tool_name,
-                stage=event.stage,
-                message=event.message,
-                progress=progress,
-                data=event.data,
-            )
-        )
-
     def _on_tool_complete(self, event: AgentToolComplete) -> None:
         turn = self.turn
         if event.in_answer:
             # Built from the model's own arguments, so no marker of a page is data here;
             # only tool markers are broken up, as in everything the model writes.
-            shown = neutralize_tool_markers(storable_text(event.result_text))
+            shown = neutralize_tool_markers(storable_text(event.output))
             self._answers.append(
                 ToolHistoryEntry(
-                    tool_name=event.tool_name,
-                    input=storable(event.tool_input),
+                    tool_name=event.tool,
+                    input=storable(event.input),
                     output=shown,
                     tool_use_id=event.tool_use_id,
                     in_answer=True,
@@ -333,11 +315,11 @@ class TurnRunner:
             )
             return
         index = len(turn.tool_history)
-        output = turn.setup.seal(storable_text(event.result_text))
+        output = turn.setup.seal(storable_text(event.output))
         turn.tool_history.append(
             ToolHistoryEntry(
-                tool_name=event.tool_name,
-                input=storable(event.tool_input),
+                tool_name=event.tool,
+                input=storable(event.input),
                 output=output,
                 is_error=event.is_error,
                 tool_use_id=event.tool_use_id,
@@ -346,9 +328,7 @@ class TurnRunner:
             )
         )
         self._emit(
-            ToolCompleteEvent(
-                tool=event.tool_name, index=index, is_error=event.is_error, output=output
-            )
+            ToolComplete(tool=event.tool, index=index, is_error=event.is_error, output=output)
         )
         self._show(f"[[tool:{index}]]")
 
@@ -401,7 +381,7 @@ class TurnRunner:
         )
         await self._settle()
         self.run_.emit(
-            CompleteEvent(
+            Complete(
                 payload=ChatResponsePayload(
                     message=message,
                     suggested_values=parsed.suggested_values,
@@ -450,7 +430,7 @@ class TurnRunner:
             record=self.turn.record("error", error=event.message),
         )
         await self._settle()
-        self.run_.emit(ErrorEvent(message=event.message, code=event.kind))
+        self.run_.emit(Error(message=event.message, code=event.code))
 
     async def _settle(self) -> None:
         if self.turn.settle is not None:

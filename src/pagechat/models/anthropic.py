@@ -41,6 +41,7 @@ from anthropic.types import (
     ToolUseBlockParam,
 )
 
+from ..events import TextDelta
 from ._sse import event_json, sse_data
 from ._transport import body_chunks, is_connection_failure
 from .base import (
@@ -50,7 +51,6 @@ from .base import (
     ModelFinish,
     ModelMessage,
     ModelRequest,
-    ModelTextDelta,
     ModelToolCall,
     StopReason,
     TokenUsage,
@@ -260,7 +260,7 @@ async def _model_events(
     stopped = False
     tools: dict[int, tuple[str, str, list[str], dict[str, object]]] = {}
     loads = event_json
-    for_text = ModelTextDelta
+    for_text = TextDelta
     async for raw in data:
         event = loads(raw)
         kind = event.get("type")
@@ -268,7 +268,7 @@ async def _model_events(
             delta = event["delta"]
             if delta.get("type") == "text_delta":
                 if text := delta.get("text"):
-                    yield for_text(text)
+                    yield for_text(text=text)
             elif delta.get("type") == "input_json_delta" and event.get("index") in tools:
                 tools[event["index"]][2].append(delta.get("partial_json") or "")
         elif kind == "message_start":
@@ -285,7 +285,7 @@ async def _model_events(
                     dict(block.get("input") or {}),
                 )
             elif block.get("type") == "text" and block.get("text"):
-                yield for_text(block["text"])
+                yield for_text(text=block["text"])
         elif kind == "content_block_stop":
             if event.get("index") in tools:
                 yield _tool_call(*tools.pop(event["index"]))
@@ -308,7 +308,8 @@ async def _model_events(
     if stop_reason not in _STOP_REASONS:
         logger.info("Anthropic stop_reason %r reported as 'other'", stop_reason)
     yield ModelFinish(
-        _STOP_REASONS.get(stop_reason, "other"), TokenUsage(input_tokens, output_tokens)
+        stop_reason=_STOP_REASONS.get(stop_reason, "other"),
+        usage=TokenUsage(input_tokens, output_tokens),
     )
 
 
@@ -335,7 +336,7 @@ def _tool_call(
 ) -> ModelToolCall:
     raw = "".join(fragments)
     if not raw.strip():
-        return ModelToolCall(tool_id, name, dict(start_input))
+        return ModelToolCall(id=tool_id, name=name, input=dict(start_input))
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as err:
@@ -344,7 +345,7 @@ def _tool_call(
         ) from err
     if not isinstance(value, dict):
         raise ModelOutputError(f"The input the model wrote for tool {name!r} is not a JSON object.")
-    return ModelToolCall(tool_id, name, value)
+    return ModelToolCall(id=tool_id, name=name, input=value)
 
 
 def _has_credentials(client: AsyncAnthropic) -> bool:

@@ -1,9 +1,10 @@
 """The one interface every LLM provider implements.
 
 A provider turns a provider-neutral `ModelRequest` into a stream of
-`ModelEvent`s: text as it arrives, tool calls once their input is complete,
-and a final `ModelFinish` with the stop reason and token usage. The agent loop
-knows nothing else about providers.
+`ModelEvent`s: text as it arrives (`pagechat.events.TextDelta`, the same object the
+loop passes on), tool calls once their input is complete, and a final `ModelFinish`
+with the stop reason and token usage. The agent loop knows nothing else about
+providers.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..defaults import MAX_TOKENS
+from ..events import TextDelta
 
 __all__ = [
     "AssistantTurn",
@@ -22,9 +24,9 @@ __all__ = [
     "ModelFinish",
     "ModelMessage",
     "ModelRequest",
-    "ModelTextDelta",
     "ModelToolCall",
     "StopReason",
+    "TextDelta",
     "TokenUsage",
     "ToolCallPart",
     "ToolResultPart",
@@ -120,31 +122,28 @@ class TokenUsage:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ModelTextDelta:
-    """A piece of the response text, as it streams."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ModelToolCall:
     """A complete tool call: emitted once the model has finished writing its input."""
 
+    kind: Literal["model_tool_call"] = "model_tool_call"
     id: str
     name: str
     input: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ModelFinish:
     """The model's response ended: why, and the tokens it used."""
 
+    kind: Literal["model_finish"] = "model_finish"
     stop_reason: StopReason
     usage: TokenUsage = field(default_factory=TokenUsage)
 
 
-ModelEvent = ModelTextDelta | ModelToolCall | ModelFinish
+ModelEvent = TextDelta | ModelToolCall | ModelFinish
+"""What a provider streams, discriminated by `kind` (events of the same family as
+`pagechat.events`)."""
 
 
 class Model(abc.ABC):

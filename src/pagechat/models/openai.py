@@ -28,6 +28,7 @@ from openai.types.chat import (
     ChatCompletionMessageParam,
 )
 
+from ..events import TextDelta
 from ._sse import event_json, sse_data
 from ._transport import body_chunks, is_connection_failure
 from .base import (
@@ -36,7 +37,6 @@ from .base import (
     ModelEvent,
     ModelFinish,
     ModelRequest,
-    ModelTextDelta,
     ModelToolCall,
     StopReason,
     TokenUsage,
@@ -162,7 +162,7 @@ async def _model_events(data: AsyncIterator[bytes], api_key: str) -> AsyncIterat
     usage = TokenUsage()
     done = False
     loads = event_json
-    for_text = ModelTextDelta
+    for_text = TextDelta
     async for raw in data:
         if done or raw.startswith(b"[DONE]"):
             # Read on to the end of the body rather than stop here, so the
@@ -181,10 +181,10 @@ async def _model_events(data: AsyncIterator[bytes], api_key: str) -> AsyncIterat
                 continue
             delta = choice.get("delta") or {}
             if text := delta.get("content"):
-                yield for_text(text)
+                yield for_text(text=text)
             if refusal := delta.get("refusal"):
                 refused = True
-                yield for_text(refusal)
+                yield for_text(text=refusal)
             for fragment in delta.get("tool_calls") or ():
                 calls.add(fragment)
             if reason := choice.get("finish_reason"):
@@ -199,7 +199,7 @@ async def _model_events(data: AsyncIterator[bytes], api_key: str) -> AsyncIterat
     for call in calls.complete(cut_off=finish_reason == "length"):
         yield call
     stop: StopReason = "refusal" if refused else _STOP_REASONS.get(finish_reason, "other")
-    yield ModelFinish(stop, usage)
+    yield ModelFinish(stop_reason=stop, usage=usage)
 
 
 # --- request --------------------------------------------------------------
@@ -307,7 +307,9 @@ class _ToolCallAssembler:
                 raise ModelOutputError(
                     f"The model's input for tool {call.name!r} is not an object."
                 )
-            yield ModelToolCall(call.id or f"call_{uuid.uuid4().hex[:24]}", call.name, arguments)
+            yield ModelToolCall(
+                id=call.id or f"call_{uuid.uuid4().hex[:24]}", name=call.name, input=arguments
+            )
 
 
 # --- errors -----------------------------------------------------------------

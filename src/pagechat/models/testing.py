@@ -18,12 +18,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequen
 from dataclasses import dataclass
 from typing import Any, TypeAlias, cast
 
+from ..events import TextDelta
 from .base import (
     Model,
     ModelEvent,
     ModelFinish,
     ModelRequest,
-    ModelTextDelta,
     ModelToolCall,
     TokenUsage,
 )
@@ -80,13 +80,13 @@ async def _play(
             return
         if isinstance(item, str):
             out_chars += len(item)
-            yield ModelTextDelta(item)
+            yield TextDelta(text=item)
         else:
             called_tools = True
             yield item
     prompt_chars = len(request.system) + sum(len(repr(m)) for m in request.messages)
     usage = TokenUsage(_estimate_tokens("x" * prompt_chars), _estimate_tokens("x" * out_chars))
-    yield ModelFinish("tool_use" if called_tools else "end_turn", usage)
+    yield ModelFinish(stop_reason="tool_use" if called_tools else "end_turn", usage=usage)
 
 
 class ScriptedModel(Model):

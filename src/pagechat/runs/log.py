@@ -3,6 +3,11 @@
 Sequence numbers start at 1 and are the SSE `id:`. A reader that resumes
 `after=N` gets event N+1 onward — exactly what it missed, then live events —
 and stops when the log is closed.
+
+A log holds typed events (`pagechat.events.RunEvent`) and their SSE frames, each
+encoded once, as it is appended (`encode_event`, `sse_frame`): pagechat's own stream
+sends those bytes to every reader (`follow_wire`); another protocol reads the events
+(`events`) and renders its own frames (`pagechat.streams`).
 """
 
 from __future__ import annotations
@@ -12,12 +17,24 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 
 import orjson
+from pydantic import BaseModel
 
+from ..events import RunEvent, TextDelta, decode_event, from_wire, to_wire
 from ..protocol import StreamEvent, TextDeltaEvent
 
-__all__ = ["EventLog", "MemoryEventLog", "encode_event", "encode_text"]
+__all__ = ["EventLog", "MemoryEventLog", "encode_event", "encode_text", "sse_frame"]
 
 _dumps = orjson.dumps
+
+
+def sse_frame(data: bytes, seq: int | None = None) -> bytes:
+    """One SSE frame: the `id:` line when the event has a number, and one `data:` line.
+
+    Every stream pagechat writes is framed here (its own, AG-UI's); `data` never holds
+    a raw newline (JSON escapes them)."""
+    if seq is None:
+        return b"data: %s\n\n" % data
+    return b"id: %d\ndata: %s\n\n" % (seq, data)
 
 
 def encode_text(text: str) -> bytes:
@@ -27,25 +44,31 @@ def encode_text(text: str) -> bytes:
     return b'{"type":"text_delta","text":%s}' % _dumps(text)
 
 
-def encode_event(event: StreamEvent) -> bytes:
-    """An event as the JSON every log stores and sends, never with a raw newline (one
-    SSE `data:` line holds it)."""
-    if type(event) is TextDeltaEvent:
-        return encode_text(event.text)
-    return event.model_dump_json().encode()
+def encode_event(event: RunEvent | StreamEvent) -> bytes:
+    """An event as the JSON every log stores and sends (its wire model's), never with a
+    raw newline (one SSE `data:` line holds it). Takes the wire model too."""
+    kind = type(event)
+    if kind is TextDelta or kind is TextDeltaEvent:
+        return encode_text(event.text)  # type: ignore[union-attr]
+    wire = event if isinstance(event, BaseModel) else to_wire(event)
+    return wire.model_dump_json().encode()
 
 
 class EventLog(abc.ABC):
     """Where a run's events live; in memory for one process (Redis for several later)."""
 
+    def add(self, event: RunEvent) -> int:
+        """Add an event; returns its sequence number."""
+        return self.append(to_wire(event))
+
     @abc.abstractmethod
     def append(self, event: StreamEvent) -> int:
-        """Add an event; returns its sequence number."""
+        """Add an event given as its wire model (`add` takes the event itself)."""
 
     def append_text(self, text: str) -> int:
-        """Add a text delta: `append(TextDeltaEvent(text=text))`, which a log may do
-        without building the event (the hot path: one call per token)."""
-        return self.append(TextDeltaEvent(text=text))
+        """Add a text delta: `add(TextDelta(text=text))`, which a log may do without
+        building the event (the hot path: one call per token)."""
+        return self.add(TextDelta(text=text))
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -73,6 +96,15 @@ class EventLog(abc.ABC):
         behind catches up in one write instead of one per event.
         """
 
+    async def events(self, after: int = 0) -> AsyncIterator[tuple[int, RunEvent]]:
+        """Yield `(seq, event)` for every event after `after`, waiting for new ones.
+
+        Here read from `follow`'s JSON (a log kept elsewhere holds nothing else); a log
+        in this process gives the events it holds. A reader's own event that is not part
+        of the log (a lost connection's error) comes with seq 0."""
+        async for seq, data in self.follow(after):
+            yield seq, decode_event(data)
+
 
 class MemoryEventLog(EventLog):
     """A run's events in this process's memory, for readers in this process."""
@@ -80,22 +112,32 @@ class MemoryEventLog(EventLog):
     def __init__(self) -> None:
         # Encoded once, as the SSE frame, on append: every reader sends the same bytes.
         self._frames: list[bytes] = []
+        # The events themselves; a text delta as its `str` (no event built per token).
+        self._events: list[RunEvent | str] = []
         self._closed = False
         self._waiters: list[asyncio.Future[None]] = []
         self._listeners: list[Callable[[], None]] = []
 
+    def add(self, event: RunEvent) -> int:
+        data = encode_event(event)
+        self._events.append(event)
+        return self._add(event.kind, data)
+
     def append(self, event: StreamEvent) -> int:
-        return self._add(event.type, encode_event(event))
+        return self.add(from_wire(event))
 
     def append_text(self, text: str) -> int:
+        self._events.append(text)
         return self._add("text_delta", encode_text(text))
 
     def _add(self, event_type: str, data: bytes) -> int:
-        """Every append ends here, with the event's type and JSON."""
+        """Every append ends here, with the event's type and JSON (the event itself is
+        already in `_events`: a listener reads both)."""
         if self._closed:
+            del self._events[len(self._frames) :]
             raise RuntimeError("event log is closed")
         seq = len(self._frames) + 1
-        self._frames.append(b"id: %d\ndata: %s\n\n" % (seq, data))
+        self._frames.append(sse_frame(data, seq))
         self._wake()
         return seq
 
@@ -107,6 +149,11 @@ class MemoryEventLog(EventLog):
     def frames(self) -> list[bytes]:
         """Every SSE frame so far, in order (read-only: the log appends to it)."""
         return self._frames
+
+    def event(self, seq: int) -> RunEvent:
+        """The event numbered `seq` (1 to `last_seq`); a text delta is made as it is read."""
+        event = self._events[seq - 1]
+        return TextDelta(text=event) if type(event) is str else event  # type: ignore[return-value]
 
     def listen(self, listener: Callable[[], None]) -> None:
         """Call `listener` after every append and at close, in the appender's own call.
@@ -166,6 +213,16 @@ class MemoryEventLog(EventLog):
                 yield frames[seq] if end == seq + 1 else b"".join(frames[seq:end])
                 seq = end
                 continue
+            if self._closed:
+                return
+            await self._wait()
+
+    async def events(self, after: int = 0) -> AsyncIterator[tuple[int, RunEvent]]:
+        seq = max(0, after)
+        while True:
+            while seq < len(self._frames):
+                seq += 1
+                yield seq, self.event(seq)
             if self._closed:
                 return
             await self._wait()

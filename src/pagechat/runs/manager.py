@@ -20,8 +20,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pydantic import BaseModel
+
+from ..events import TERMINAL_KINDS, Cancelled, Error, RunEvent, TextDelta, from_wire
 from ..metrics import RunMetrics
-from ..protocol import CancelledEvent, ErrorEvent, StreamEvent, TextDeltaEvent
+from ..protocol import ErrorEvent, StreamEvent
 from .log import EventLog, MemoryEventLog
 
 __all__ = [
@@ -37,20 +40,19 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_TERMINAL = frozenset({"complete", "error", "cancelled", "approval_requested"})
-
 RunBody = Callable[["Run"], Awaitable[None]]
 
 
 class RunObserver(Protocol):
     """Sees every event the run emits, as it is emitted (metrics, traces).
 
-    A text delta is observed as its text (a `str`), not as a `TextDeltaEvent`: there is
-    one per token, and the run builds no event object for it (`Run.emit_text`).
+    A text delta is observed as its text (a `str`), not as a `TextDelta`: there is one
+    per token, and the run builds no event object for it (`Run.emit_text`).
     """
 
     def observe(self, event_type: str, event: Any) -> None:
-        """See one event as the run emits it (a text delta as its `str`)."""
+        """See one event (a `RunEvent`, `event_type` its kind) as the run emits it (a text
+        delta as its `str`)."""
 
 
 class RunNotFound(LookupError):
@@ -80,7 +82,7 @@ class Run:
     """Type of the terminal event once written: complete, error or cancelled."""
     observers: tuple[RunObserver, ...] = ()
     """Set on the worker that runs the answer: the metrics, and the trace when on."""
-    failure: ErrorEvent | None = None
+    failure: Error | None = None
     """Why the server ended the run (shutdown, lost log): its terminal event, not `cancelled`."""
 
     @property
@@ -88,36 +90,44 @@ class Run:
         """Whether the run has ended (its log is closed)."""
         return self.log.closed
 
-    def emit(self, event: StreamEvent) -> int:
-        """Append an event; a terminal one (complete, error, cancelled) closes the log."""
-        seq = self.log.append(event)
+    def emit(self, event: RunEvent | StreamEvent) -> int:
+        """Append an event; a terminal one (complete, error, cancelled, approval_requested)
+        closes the log. A wire model (`protocol.py`) is taken too, as the event it tells."""
+        if isinstance(event, BaseModel):
+            event = from_wire(event)
+        seq = self.log.add(event)
+        kind = event.kind
         # Observers see a text delta as its text, however it was emitted.
-        seen = event.text if type(event) is TextDeltaEvent else event
+        seen = event.text if type(event) is TextDelta else event
         for observer in self.observers:
-            observer.observe(event.type, seen)
-        if event.type in _TERMINAL:
-            self.terminal = event.type
+            observer.observe(kind, seen)
+        if kind in TERMINAL_KINDS:
+            self.terminal = kind
             self.finished_at = time.monotonic()
             self.log.close()
         return seq
 
     def emit_text(self, text: str) -> int:
-        """Append a text delta: `emit(TextDeltaEvent(text=text))` without the model."""
+        """Append a text delta: `emit(TextDelta(text=text))` without building it."""
         seq = self.log.append_text(text)
         for observer in self.observers:
             observer.observe("text_delta", text)
         return seq
 
-    def cancel(self, failure: ErrorEvent | None = None) -> bool:
+    def cancel(self, failure: Error | ErrorEvent | None = None) -> bool:
         """Ask the run to stop; True if it was still running.
 
         With `failure` the run ends with that error event instead of `cancelled`:
-        the server stopped it, not the user.
+        the server stopped it, not the user. (Its wire model is taken too.)
         """
         if self.task is None or self.task.done() or self.log.closed:
             return False
         if failure is not None and self.failure is None:
-            self.failure = failure
+            self.failure = (
+                failure
+                if isinstance(failure, Error)
+                else Error(message=failure.message, code=failure.code)
+            )
         return self.task.cancel()
 
 
@@ -125,7 +135,8 @@ INTERRUPTED_MESSAGE = "The server stopped before this answer was finished."
 
 
 def interrupted_event() -> ErrorEvent:
-    """The terminal event of a run its server could not finish (shutdown, crash)."""
+    """The terminal event of a run its server could not finish (shutdown, crash), as its
+    wire model: what runs/redis.py writes to a dead owner's log."""
     return ErrorEvent(message=INTERRUPTED_MESSAGE, code="interrupted")
 
 
@@ -231,12 +242,12 @@ class RunManager:
             await body(run)
         except asyncio.CancelledError:
             if not run.log.closed:
-                run.emit(run.failure or CancelledEvent())
+                run.emit(run.failure or Cancelled())
             # Not re-raised: the cancel was ours and the run has ended cleanly.
         except Exception:
             logger.exception("run %s failed", run.id)
             if not run.log.closed:
-                run.emit(ErrorEvent(message="The assistant failed unexpectedly.", code="internal"))
+                run.emit(Error(message="The assistant failed unexpectedly.", code="internal"))
         finally:
             if not run.log.closed:
                 run.log.close()

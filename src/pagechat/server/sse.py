@@ -1,4 +1,5 @@
-"""The SSE response of the chat routes: a run's log, written to the client as it grows.
+"""The one SSE writer: a run's log, written to the client as it grows, in the protocol of
+a stream adapter (`pagechat.streams`: pagechat's own, AG-UI's).
 
 Pure ASGI, one task per response (the request's own). sse-starlette's response ran
 four tasks in a task group per answer and resumed three generators per event; here,
@@ -6,8 +7,11 @@ when the run lives in this process (`MemoryEventLog`), the run itself writes eac
 frame to a caught-up client as it appends it (`MemoryEventLog.listen`): the send is
 driven synchronously, which it is unless the socket's buffer is full, and then it
 goes on in a task of its own while later frames wait and go out together after it.
-So a token costs one task wake-up (the run's), as a byte-forwarding relay does. A
-log kept elsewhere (another worker's run, read from Redis) is read with `follow_wire`.
+So a token costs one task wake-up (the run's), as a byte-forwarding relay does. For
+pagechat's own stream the frames are the log's (encoded once, at append); another
+adapter renders each typed event as it is written (`StreamAdapter.render`), in the same
+call. A log kept elsewhere (another worker's run, read from Redis) is read with
+`follow_wire`, or `events` for an adapter that renders.
 
 Kept from sse-starlette: a keep-alive comment every `ping` seconds, the end of the
 stream when the server shuts down (its exit watcher), and `on_disconnect` when the
@@ -31,36 +35,58 @@ from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
 from ..runs.log import EventLog, MemoryEventLog
+from ..streams import NativeStream, StreamAdapter
 from .passthrough import body_send
 
-__all__ = ["EventStream"]
+__all__ = ["STREAM_RESPONSE", "EventStream"]
 
 logger = logging.getLogger(__name__)
 
 _SendCoro = Coroutine[Any, Any, None]
 
 
+STREAM_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "Server-sent events",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    }
+}
+"""A streaming route's success in its OpenAPI `responses` (its errors stay JSON)."""
+
+
 class EventStream(Response):
-    """`text/event-stream` of `log` after event `after` (the SSE `id:`).
+    """`text/event-stream` of `log` after event `after` (the SSE `id:`), told by `adapter`
+    (pagechat's own stream by default).
 
     A `Response` for FastAPI's sake (a route returns it as it is); `__call__` is its own.
+    `on_disconnect` is called when the client goes away; `on_abort` whenever the response
+    ends before the log did (the client gone, a send failed, the server shutting down):
+    a protocol with no resume (AG-UI) stops the run then.
     """
 
-    media_type = "text/event-stream"
+    media_type = None
+    """Sent as `text/event-stream` (its own headers). None here because FastAPI documents a
+    route's error responses in its response class's type: they are JSON; the stream is
+    declared by `STREAM_RESPONSE`."""
 
     def __init__(
         self,
         log: EventLog,
         after: int = 0,
         *,
+        adapter: StreamAdapter | None = None,
         headers: Mapping[str, str] | None = None,
         ping: float = 15.0,
         on_disconnect: Callable[[], None] | None = None,
+        on_abort: Callable[[], None] | None = None,
+        status_code: int = 200,  # FastAPI documents a response class's default status
     ) -> None:
         self.log = log
         self.after = after
+        self.adapter = adapter or NativeStream()
         self.ping = ping
         self.on_disconnect = on_disconnect
+        self.on_abort = on_abort
         raw = {
             "content-type": "text/event-stream; charset=utf-8",
             "cache-control": "no-store",
@@ -69,7 +95,7 @@ class EventStream(Response):
         }
         raw.update({k.lower(): v for k, v in (headers or {}).items()})
         self.raw_headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in raw.items()]
-        self.status_code = 200
+        self.status_code = status_code
         self.background = None
         self.body = b""
 
@@ -82,7 +108,7 @@ class EventStream(Response):
             return
         loop = asyncio.get_running_loop()
         # The start went through every middleware; the frames need not (passthrough.py).
-        writer = _Writer(body_send(scope, send), loop)
+        writer = _Writer(body_send(scope, send), loop, self.adapter)
         ending: asyncio.Future[str] = loop.create_future()
         writer.ended = ending
         watcher = loop.create_task(_await_disconnect(receive, ending))
@@ -91,6 +117,9 @@ class EventStream(Response):
         writer.pinger = pinger
         follower: asyncio.Task[None] | None = None
         log = self.log
+        opening = self.adapter.opening()
+        if opening:
+            writer.write(opening)
         if isinstance(log, MemoryEventLog):
             writer.follow_memory(log, self.after)
         else:
@@ -110,6 +139,8 @@ class EventStream(Response):
                 writer.pinger.cancel()
             if why in ("disconnect", "cancelled") and self.on_disconnect is not None:
                 self.on_disconnect()
+            if why != "done" and self.on_abort is not None:
+                self.on_abort()
         if why == "failed" and writer.error is not None:
             raise writer.error
         if why == "exit":
@@ -126,9 +157,10 @@ class EventStream(Response):
 class _Writer:
     """Sends frames in order, synchronously when it can; at most one send in flight."""
 
-    def __init__(self, send: Send, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, send: Send, loop: asyncio.AbstractEventLoop, adapter: StreamAdapter) -> None:
         self._send = send
         self._loop = loop
+        self._adapter = adapter
         self._queued: list[bytes] = []
         self._pending: asyncio.Task[None] | None = None
         self._log: MemoryEventLog | None = None
@@ -153,17 +185,34 @@ class _Writer:
         assert log is not None
         frames = log.frames
         end = len(frames)
-        if self._seq < end:
-            chunk = frames[self._seq] if end == self._seq + 1 else b"".join(frames[self._seq : end])
+        start = self._seq
+        if start < end:
             self._seq = end
-            self.write(chunk)
+            if self._adapter.log_frames:
+                chunk = frames[start] if end == start + 1 else b"".join(frames[start:end])
+            else:
+                try:
+                    render, event = self._adapter.render, log.event
+                    chunk = b"".join([render(seq, event(seq)) for seq in range(start + 1, end + 1)])
+                except Exception as exc:  # the run must not fail for one reader's sake
+                    logger.exception("a stream adapter failed")
+                    self._fail(exc)
+                    return
+            if chunk:
+                self.write(chunk)
         if log.closed:
             self._end()
 
     async def follow_remote(self, log: EventLog, after: int) -> None:
         try:
-            async for chunk in log.follow_wire(after):
-                self.write(chunk)
+            if self._adapter.log_frames:
+                async for chunk in log.follow_wire(after):
+                    self.write(chunk)
+            else:
+                render = self._adapter.render
+                async for seq, event in log.events(after):
+                    if chunk := render(seq, event):
+                        self.write(chunk)
             self._end()
         except asyncio.CancelledError:
             raise

@@ -29,11 +29,10 @@ from horizon.tool_specs import (
 from pagechat.agent import (
     AgentComplete,
     AgentEvent,
-    AgentTextDelta,
     AgentToolComplete,
-    AgentToolStart,
     run_agent_loop,
 )
+from pagechat.events import TextDelta, ToolStart
 from pagechat.models import Model, ModelMessage, ToolSpec, UserTurn
 from pagechat.pages import ParsedReply, parse_reply, prepare_turn
 from pagechat.tools import PRESENT_CHOICES, ToolConfig, ToolContext, ToolResult, chart_payload
@@ -233,9 +232,9 @@ class Turn:
     def calls(self) -> list[tuple[str, dict[str, Any]]]:
         # A call whose result is the answer has no start event: its completion says it ran.
         return [
-            (e.tool_name, e.tool_input)
+            (e.tool, e.input)
             for e in self.events
-            if isinstance(e, AgentToolStart) or (isinstance(e, AgentToolComplete) and e.in_answer)
+            if isinstance(e, ToolStart) or (isinstance(e, AgentToolComplete) and e.in_answer)
         ]
 
     @property
@@ -244,7 +243,7 @@ class Turn:
 
     @property
     def deltas(self) -> list[str]:
-        return [e.text for e in self.events if isinstance(e, AgentTextDelta)]
+        return [e.text for e in self.events if isinstance(e, TextDelta)]
 
     @property
     def message(self) -> str:
@@ -280,9 +279,9 @@ async def converse(
         )
     ]
     assert isinstance(events[-1], AgentComplete), events[-1]
-    model_text = "".join(e.text for e in events if isinstance(e, AgentTextDelta))
+    model_text = "".join(e.text for e in events if isinstance(e, TextDelta))
     # A result that is the answer (present_choices) ends it, as the chat turn shows it.
-    answers = [e.result_text for e in events if isinstance(e, AgentToolComplete) and e.in_answer]
+    answers = [e.output for e in events if isinstance(e, AgentToolComplete) and e.in_answer]
     reply = parse_reply(model_text, setup)
     if answers:
         reply = replace(reply, message="\n\n".join([reply.message.rstrip(), *answers]).strip())

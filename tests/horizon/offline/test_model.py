@@ -14,8 +14,8 @@ from pagechat.models import (
     AssistantTurn,
     ModelMessage,
     ModelRequest,
-    ModelTextDelta,
     ModelToolCall,
+    TextDelta,
     UserTurn,
 )
 from pagechat.pages import find_choice_blocks, prepare_turn
@@ -407,7 +407,7 @@ async def test_each_chunk_waits_the_configured_delay() -> None:
     loop_time = asyncio.get_running_loop().time
     start = loop_time()
     events = [e async for e in model.stream(request)]
-    chunks = [e for e in events if isinstance(e, ModelTextDelta)]
+    chunks = [e for e in events if isinstance(e, TextDelta)]
     assert len(chunks) > 5
     assert loop_time() - start >= 0.005 * len(chunks)
     assert not any(isinstance(e, ModelToolCall) for e in events)
@@ -479,7 +479,7 @@ def test_chunks_join_to_the_text_and_keep_blocks_whole() -> None:
 async def _streamed(request: ModelRequest) -> tuple[str, list[str]]:
     text, calls = "", []
     async for event in OfflineModel(delay=0).stream(request):
-        if isinstance(event, ModelTextDelta):
+        if isinstance(event, TextDelta):
             text += event.text
         elif isinstance(event, ModelToolCall):
             calls.append(event.name)

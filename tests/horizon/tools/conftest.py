@@ -14,10 +14,10 @@ from pagechat.agent import (
     AgentApprovalRequested,
     AgentEvent,
     AgentToolComplete,
-    AgentToolProgress,
     LoopResume,
     run_agent_loop,
 )
+from pagechat.events import ToolUpdate
 from pagechat.models import ModelToolCall, ScriptedModel, UserTurn, tool_call
 from pagechat.tools import ToolConfig, ToolContext
 from tests.conftest import Account
@@ -30,8 +30,8 @@ class Ran:
     events: list[AgentEvent]
 
     @property
-    def progress(self) -> list[AgentToolProgress]:
-        return [e for e in self.events if isinstance(e, AgentToolProgress)]
+    def progress(self) -> list[ToolUpdate]:
+        return [e for e in self.events if isinstance(e, ToolUpdate)]
 
     @property
     def result(self) -> AgentToolComplete:
@@ -40,7 +40,7 @@ class Ran:
 
     @property
     def text(self) -> str:
-        return self.result.result_text
+        return self.result.output
 
 
 Call = Callable[..., Awaitable[Ran]]

@@ -12,13 +12,10 @@ from pagechat.agent import (
     AgentComplete,
     AgentError,
     AgentEvent,
-    AgentTextDelta,
-    AgentThinking,
     AgentToolComplete,
-    AgentToolProgress,
-    AgentToolStart,
     run_agent_loop,
 )
+from pagechat.events import Status, TextDelta, ToolStart, ToolUpdate
 from pagechat.models import (
     Pause,
     ProviderError,
@@ -65,8 +62,8 @@ def _kinds(events: list[AgentEvent]) -> list[str]:
 async def test_text_only_reply_streams_deltas_then_completes() -> None:
     model = ScriptedModel([["Hel", "lo"]])
     events = await _collect(model, [])
-    assert _kinds(events) == ["AgentTextDelta", "AgentTextDelta", "AgentComplete"]
-    assert "".join(e.text for e in events if isinstance(e, AgentTextDelta)) == "Hello"
+    assert _kinds(events) == ["TextDelta", "TextDelta", "AgentComplete"]
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Hello"
     assert isinstance(events[-1], AgentComplete) and events[-1].stop_reason == "end_turn"
 
 
@@ -74,17 +71,15 @@ async def test_one_tool_result_goes_back_to_the_model() -> None:
     model = ScriptedModel([["Looking.", tool_call("echo", {"q": "x"}, id="t1")], ["Done."]])
     events = await _collect(model, [_tool("echo", _echo)])
     assert _kinds(events) == [
-        "AgentTextDelta",
-        "AgentToolStart",
+        "TextDelta",
+        "ToolStart",
         "AgentToolComplete",
-        "AgentThinking",
-        "AgentTextDelta",
+        "Status",
+        "TextDelta",
         "AgentComplete",
     ]
     done = events[2]
-    assert (
-        isinstance(done, AgentToolComplete) and done.result_text == "echo x" and not done.is_error
-    )
+    assert isinstance(done, AgentToolComplete) and done.output == "echo x" and not done.is_error
     second = model.requests[1].messages
     assert isinstance(second[-1], ToolResultsTurn)
     assert second[-1].results[0].tool_use_id == "t1" and second[-1].results[0].content == "echo x"
@@ -107,8 +102,8 @@ async def test_two_tools_in_one_turn_run_in_the_order_asked() -> None:
         [[tool_call("t", {"q": "first"}), tool_call("t", {"q": "second"})], ["ok"]]
     )
     events = await _collect(model, [_tool("t", slow)])
-    starts = [e.tool_input["q"] for e in events if isinstance(e, AgentToolStart)]
-    completes = [e.result_text for e in events if isinstance(e, AgentToolComplete)]
+    starts = [e.input["q"] for e in events if isinstance(e, ToolStart)]
+    completes = [e.output for e in events if isinstance(e, AgentToolComplete)]
     assert starts == completes == ["first", "second"]
     assert trace == ["start first", "end first", "start second", "end second"]
 
@@ -132,9 +127,9 @@ async def test_async_generator_progress_arrives_while_the_tool_runs() -> None:
         retry=NO_RETRY,
     ):
         seen.append(event)
-        if isinstance(event, AgentToolProgress):
+        if isinstance(event, ToolUpdate):
             release.set()
-    progress = next(e for e in seen if isinstance(e, AgentToolProgress))
+    progress = next(e for e in seen if isinstance(e, ToolUpdate))
     assert (progress.stage, progress.message, progress.progress) == (
         "searching",
         "Searching...",
@@ -164,10 +159,10 @@ async def test_sync_generator_runs_in_a_thread_and_streams_progress() -> None:
         context=ToolContext(),
         retry=NO_RETRY,
     ):
-        if isinstance(event, AgentToolProgress):
+        if isinstance(event, ToolUpdate):
             release.set()
         if isinstance(event, AgentToolComplete):
-            results.append(event.result_text)
+            results.append(event.output)
     assert results == ["fetched"]
     assert threads and threads[0] != threading.main_thread().name
 
@@ -179,7 +174,7 @@ async def test_failing_tool_becomes_an_error_result_and_the_loop_goes_on() -> No
     model = ScriptedModel([[tool_call("boom", {"q": "a"})], ["Sorry, that failed."]])
     events = await _collect(model, [_tool("boom", boom)])
     done = next(e for e in events if isinstance(e, AgentToolComplete))
-    assert done.is_error and "database on fire" in done.result_text
+    assert done.is_error and "database on fire" in done.output
     assert isinstance(events[-1], AgentComplete)
     result = model.requests[1].messages[-1]
     assert isinstance(result, ToolResultsTurn) and result.results[0].is_error
@@ -195,7 +190,7 @@ async def test_invalid_tool_input_is_rejected_before_the_tool_runs() -> None:
     model = ScriptedModel([[tool_call("echo", {"q": 5})], ["ok"]])
     events = await _collect(model, [_tool("echo", echo)])
     done = next(e for e in events if isinstance(e, AgentToolComplete))
-    assert done.is_error and "Invalid input" in done.result_text and "q" in done.result_text
+    assert done.is_error and "Invalid input" in done.output and "q" in done.output
     assert called == []
 
 
@@ -207,14 +202,14 @@ async def test_tool_timeout_becomes_an_error_result() -> None:
     model = ScriptedModel([[tool_call("hang", {"q": "a"})], ["ok"]])
     events = await _collect(model, [_tool("hang", hang, timeout=0.05)])
     done = next(e for e in events if isinstance(e, AgentToolComplete))
-    assert done.is_error and "timed out" in done.result_text
+    assert done.is_error and "timed out" in done.output
 
 
 async def test_unknown_tool_is_an_error_result() -> None:
     model = ScriptedModel([[tool_call("nope", {})], ["ok"]])
     events = await _collect(model, [_tool("echo", _echo)])
     done = next(e for e in events if isinstance(e, AgentToolComplete))
-    assert done.is_error and "Unknown tool" in done.result_text
+    assert done.is_error and "Unknown tool" in done.output
 
 
 async def test_iteration_cap_ends_with_one_call_without_tools_asking_for_a_summary() -> None:
@@ -234,8 +229,8 @@ async def test_iteration_cap_ends_with_one_call_without_tools_asking_for_a_summa
 async def test_provider_error_ends_the_turn_with_an_error_event() -> None:
     model = ScriptedModel([["partial ", ProviderError("overloaded", "The model is overloaded.")]])
     events = await _collect(model, [])
-    assert isinstance(events[0], AgentTextDelta)
-    assert isinstance(events[-1], AgentError) and events[-1].kind == "overloaded"
+    assert isinstance(events[0], TextDelta)
+    assert isinstance(events[-1], AgentError) and events[-1].code == "overloaded"
 
 
 async def test_cancel_during_model_streaming_stops_promptly() -> None:
@@ -261,7 +256,7 @@ async def test_cancel_during_model_streaming_stops_promptly() -> None:
     async with asyncio.timeout(1.0):  # the 200 ms target is measured in bench/cancel.py
         with pytest.raises(asyncio.CancelledError):
             await task
-    assert [e.text for e in seen if isinstance(e, AgentTextDelta)] == ["first "]
+    assert [e.text for e in seen if isinstance(e, TextDelta)] == ["first "]
 
 
 async def test_cancel_during_a_tool_cancels_the_tool() -> None:
@@ -291,4 +286,4 @@ async def test_cancel_during_a_tool_cancels_the_tool() -> None:
 async def test_thinking_event_between_iterations() -> None:
     model = ScriptedModel([[tool_call("echo", {"q": "a"})], ["ok"]])
     events = await _collect(model, [_tool("echo", _echo)])
-    assert any(isinstance(e, AgentThinking) for e in events)
+    assert any(isinstance(e, Status) for e in events)

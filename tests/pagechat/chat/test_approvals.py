@@ -395,7 +395,9 @@ async def test_tokens_spent_after_an_approval_count_against_the_daily_quota(
     ) as client:
         replies.append([tool_call("delete_report", {"id": 7})])
         # After the approval the model spends more than the whole day's share.
-        replies.append(["Done.", ModelFinish("end_turn", TokenUsage(1_000, 200_000))])
+        replies.append(
+            ["Done.", ModelFinish(stop_reason="end_turn", usage=TokenUsage(1_000, 200_000))]
+        )
         paused = (await _ask(client, alice, "Delete report 7"))[-1].event
         response = await _decide(client, alice, paused["approval_id"], {"decision": "approved"})
         assert (await _follow(client, alice, response.json()["run_id"]))[-1].type == "complete"

@@ -18,8 +18,8 @@ from pagechat.models.base import (
     ModelEvent,
     ModelFinish,
     ModelRequest,
-    ModelTextDelta,
     ModelToolCall,
+    TextDelta,
     TokenUsage,
     ToolCallPart,
     ToolResultPart,
@@ -99,7 +99,7 @@ async def collect_until_error(
 
 
 def text_of(events: Sequence[ModelEvent]) -> str:
-    return "".join(e.text for e in events if isinstance(e, ModelTextDelta))
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
 
 
 # -- streaming ---------------------------------------------------------------
@@ -110,7 +110,7 @@ async def test_text_arrives_as_deltas_in_order(fake: FakeAnthropic, model: Anthr
 
     events = await collect(model.stream(ask()))
 
-    assert events[:3] == [ModelTextDelta("Hello"), ModelTextDelta(", "), ModelTextDelta("world.")]
+    assert events[:3] == [TextDelta(text="Hello"), TextDelta(text=", "), TextDelta(text="world.")]
     assert isinstance(events[3], ModelFinish)
     assert events[3].stop_reason == "end_turn"
     assert len(events) == 4
@@ -124,7 +124,7 @@ async def test_tool_input_split_across_fragments_becomes_one_call(
 
     events = await collect(model.stream(ask(tools=[SEARCH])))
 
-    assert events[0] == ModelToolCall("toolu_01", "search_pubmed", tool_input)
+    assert events[0] == ModelToolCall(id="toolu_01", name="search_pubmed", input=tool_input)
     assert isinstance(events[1], ModelFinish)
     assert events[1].stop_reason == "tool_use"
 
@@ -142,8 +142,8 @@ async def test_two_tool_calls_in_one_message_come_in_order(
     events = await collect(model.stream(ask(tools=[SEARCH])))
 
     assert events[:2] == [
-        ModelToolCall("toolu_a", "search_pubmed", {"query": "a"}),
-        ModelToolCall("toolu_b", "search_pubmed", {"query": "b"}),
+        ModelToolCall(id="toolu_a", name="search_pubmed", input={"query": "a"}),
+        ModelToolCall(id="toolu_b", name="search_pubmed", input={"query": "b"}),
     ]
 
 
@@ -153,9 +153,9 @@ async def test_text_then_tool_call(fake: FakeAnthropic, model: AnthropicModel) -
     events = await collect(model.stream(ask(tools=[SEARCH])))
 
     assert events[:3] == [
-        ModelTextDelta("Let me "),
-        ModelTextDelta("search."),
-        ModelToolCall("toolu_1", "search_pubmed", {"query": "x"}),
+        TextDelta(text="Let me "),
+        TextDelta(text="search."),
+        ModelToolCall(id="toolu_1", name="search_pubmed", input={"query": "x"}),
     ]
     assert isinstance(events[3], ModelFinish)
     assert events[3].stop_reason == "tool_use"
@@ -168,7 +168,7 @@ async def test_tool_without_input_gets_an_empty_object(
 
     events = await collect(model.stream(ask(tools=[SEARCH])))
 
-    assert events[0] == ModelToolCall("toolu_1", "list_streams", {})
+    assert events[0] == ModelToolCall(id="toolu_1", name="list_streams", input={})
 
 
 @pytest.mark.parametrize(
@@ -201,7 +201,9 @@ async def test_usage_has_input_from_message_start_and_output_from_message_delta(
 
     events = await collect(model.stream(ask()))
 
-    assert events[-1] == ModelFinish("end_turn", TokenUsage(input_tokens=1234, output_tokens=56))
+    assert events[-1] == ModelFinish(
+        stop_reason="end_turn", usage=TokenUsage(input_tokens=1234, output_tokens=56)
+    )
 
 
 async def test_pings_are_ignored(fake: FakeAnthropic, model: AnthropicModel) -> None:
@@ -209,7 +211,7 @@ async def test_pings_are_ignored(fake: FakeAnthropic, model: AnthropicModel) -> 
 
     events = await collect(model.stream(ask()))
 
-    assert events[:2] == [ModelTextDelta("a"), ModelTextDelta("b")]
+    assert events[:2] == [TextDelta(text="a"), TextDelta(text="b")]
     assert len(events) == 3
 
 
@@ -650,7 +652,7 @@ async def test_closing_the_stream_closes_the_upstream_connection(
     fake.add(reply("Working on it", Stall(30)))
     stream = model.stream(ask())
 
-    assert await anext(stream) == ModelTextDelta("Working on it")
+    assert await anext(stream) == TextDelta(text="Working on it")
     await stream.aclose()  # type: ignore[attr-defined]
 
     assert await fake.disconnected(within=1.0)

@@ -19,9 +19,9 @@ from pagechat.models import (
     ModelFinish,
     ModelOutputError,
     ModelRequest,
-    ModelTextDelta,
     ModelToolCall,
     ProviderError,
+    TextDelta,
     ToolCallPart,
     ToolResultPart,
     ToolResultsTurn,
@@ -77,7 +77,7 @@ async def _events(model: OpenAIModel, request: ModelRequest = HELLO) -> list[Mod
 
 
 def _text(events: list[ModelEvent]) -> str:
-    return "".join(e.text for e in events if isinstance(e, ModelTextDelta))
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
 
 
 def _finish(events: list[ModelEvent]) -> ModelFinish:
@@ -100,7 +100,7 @@ async def _failure(model: OpenAIModel) -> tuple[str, ProviderError]:
 async def test_text_streams_as_deltas_in_order(server: FakeOpenAI, model: OpenAIModel) -> None:
     server.push(text("Hel", "lo, ", "world."))
     events = await _events(model)
-    assert events[:-1] == [ModelTextDelta("Hel"), ModelTextDelta("lo, "), ModelTextDelta("world.")]
+    assert events[:-1] == [TextDelta(text="Hel"), TextDelta(text="lo, "), TextDelta(text="world.")]
     assert _finish(events).stop_reason == "end_turn"
 
 
@@ -112,8 +112,8 @@ async def test_tool_call_is_assembled_from_fragments(
     server.push(tool_calls(call, text=["Let me look."]))
     events = await _events(model)
     assert events[:-1] == [
-        ModelTextDelta("Let me look."),
-        ModelToolCall("call_1", "search", {"q": "CRISPR base editing", "limit": 5}),
+        TextDelta(text="Let me look."),
+        ModelToolCall(id="call_1", name="search", input={"q": "CRISPR base editing", "limit": 5}),
     ]
     assert _finish(events).stop_reason == "tool_use"
 
@@ -126,8 +126,8 @@ async def test_parallel_tool_calls_with_interleaved_fragments_come_whole_in_inde
     server.push(tool_calls(first, second, interleave=True))
     events = await _events(model)
     assert events[:-1] == [
-        ModelToolCall("call_a", "search", {"q": "p53"}),
-        ModelToolCall("call_b", "fetch", {"pmid": "123", "full": True}),
+        ModelToolCall(id="call_a", name="search", input={"q": "p53"}),
+        ModelToolCall(id="call_b", name="fetch", input={"pmid": "123", "full": True}),
     ]
 
 
@@ -136,7 +136,7 @@ async def test_empty_tool_arguments_are_an_empty_object(
 ) -> None:
     server.push(tool_calls(tool_call("list_streams", "", id="call_1")))
     events = await _events(model)
-    assert events[0] == ModelToolCall("call_1", "list_streams", {})
+    assert events[0] == ModelToolCall(id="call_1", name="list_streams", input={})
 
 
 async def test_tool_arguments_that_are_not_json_are_a_model_output_error(
@@ -413,7 +413,7 @@ async def test_closing_the_stream_closes_the_upstream_response(
 ) -> None:
     server.push(text(*[f"token{i} " for i in range(200)], pace=0.02))
     stream = model.stream(HELLO)
-    assert await anext(stream) == ModelTextDelta("token0 ")
+    assert await anext(stream) == TextDelta(text="token0 ")
     await stream.aclose()  # type: ignore[attr-defined]
     assert await asyncio.to_thread(server.wait_for_disconnect, 2)
 

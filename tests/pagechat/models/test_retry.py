@@ -12,7 +12,7 @@ from pagechat.models.base import (
     ModelEvent,
     ModelFinish,
     ModelRequest,
-    ModelTextDelta,
+    TextDelta,
     UserTurn,
 )
 from pagechat.models.errors import ModelOutputError, ProviderError, ProviderErrorKind
@@ -42,7 +42,7 @@ async def run(
 
 
 def text_of(events: list[ModelEvent]) -> str:
-    return "".join(e.text for e in events if isinstance(e, ModelTextDelta))
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
 
 
 @pytest.mark.parametrize("kind", ["rate_limit", "overloaded", "server", "connection", "timeout"])
@@ -162,9 +162,9 @@ class _ClosingModel(Model):
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         try:
-            yield ModelTextDelta("first")
+            yield TextDelta(text="first")
             await asyncio.sleep(30)
-            yield ModelFinish("end_turn")
+            yield ModelFinish(stop_reason="end_turn")
         finally:
             self.closed.set()
 
@@ -173,7 +173,7 @@ async def test_closing_the_retrying_stream_closes_the_model_stream() -> None:
     model = _ClosingModel()
     stream = stream_with_retry(model, REQUEST, FAST)
 
-    assert await anext(stream) == ModelTextDelta("first")
+    assert await anext(stream) == TextDelta(text="first")
     await stream.aclose()  # type: ignore[attr-defined]
 
     assert model.closed.is_set()

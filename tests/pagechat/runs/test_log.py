@@ -3,9 +3,11 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pagechat.events import Cancelled, TextDelta
 from pagechat.protocol import CancelledEvent, StatusEvent, TextDeltaEvent
 from pagechat.runs import MemoryEventLog
 from pagechat.runs.log import encode_event
@@ -79,3 +81,15 @@ def test_a_text_appended_as_text_is_the_frame_of_its_event(text: str) -> None:
     by_text.append(StatusEvent(message="Thinking..."))
     assert by_text.append_text(text) == by_event.append(TextDeltaEvent(text=text)) == 2
     assert by_text.frames == by_event.frames
+
+
+async def test_an_append_after_the_close_is_refused_and_changes_nothing() -> None:
+    log = MemoryEventLog()
+    log.append_text("a")
+    log.close()
+    with pytest.raises(RuntimeError):
+        log.append_text("b")
+    with pytest.raises(RuntimeError):
+        log.add(Cancelled())
+    assert log.last_seq == 1
+    assert [(seq, event) async for seq, event in log.events()] == [(1, TextDelta(text="a"))]

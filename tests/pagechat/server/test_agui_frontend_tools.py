@@ -254,6 +254,24 @@ async def test_a_frontend_tool_that_is_not_usable_is_422_before_anything_is_stor
     assert listed.json()["items"] == []
 
 
+async def test_a_start_prepares_the_turn_once(
+    client: httpx.AsyncClient, alice: Account, replies: Replies
+) -> None:
+    built: list[dict[str, Any]] = []
+
+    def context(state: dict[str, Any]) -> str:
+        built.append(state)  # once for each time the turn is prepared
+        return "A form"
+
+    register_page("ledger", context_builder=context)
+    replies.append(["Hello."])
+
+    events = await _run(client, alice, _body([ASK]))
+
+    assert _text(events) == "Hello."
+    assert len(built) == 1
+
+
 async def test_the_same_frontend_tool_twice_is_422(
     client: httpx.AsyncClient, alice: Account
 ) -> None:

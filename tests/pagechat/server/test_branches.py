@@ -322,7 +322,7 @@ async def test_continue_after_stop_appends_to_the_same_answer(
 async def test_continue_a_cut_off_answer_and_resume_it_from_last_event_id(
     live: httpx.AsyncClient, alice: Account, script: Model
 ) -> None:
-    script.replies.append(["Cut", ModelFinish("max_tokens")])
+    script.replies.append(["Cut", ModelFinish(stop_reason="max_tokens")])
     cid, _ = await _chat(live, alice, "Q1")
     cut = (await _path(live, alice, cid))["messages"][1]
     assert cut["stop_reason"] == "max_tokens"

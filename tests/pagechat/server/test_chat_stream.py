@@ -419,7 +419,7 @@ async def test_a_roomy_context_does_not_warn(h: Harness) -> None:
 async def test_an_answer_cut_off_by_the_output_limit_says_so_live_and_after_a_reload(
     h: Harness,
 ) -> None:
-    h.script(["The first half of a long ans", ModelFinish("max_tokens")])
+    h.script(["The first half of a long ans", ModelFinish(stop_reason="max_tokens")])
 
     r, fs = await h.chat("explain everything")
 

@@ -12,19 +12,14 @@ as client-supplied data; `forwardedProps` is not read (docs/interop.md).
 
 from __future__ import annotations
 
-import asyncio
-import json
-from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from ag_ui.core import RunAgentInput, ToolMessage, UserMessage
-from ag_ui.encoder import EventEncoder
-from fastapi import APIRouter, HTTPException, Path, Request, status
-from fastapi.responses import JSONResponse, Response
+from fastapi import APIRouter, HTTPException, Path, status
+from fastapi.responses import JSONResponse
 from pydantic import ValidationError
-from sse_starlette import EventSourceResponse
 
-from ...agui import AguiTranslator, conversation_for_thread
+from ...agui import AguiStream, conversation_for_thread
 from ...chat.approvals import ApprovalPending
 from ...chat.frontend_tools import (
     MAX_RESULT_CHARS,
@@ -33,17 +28,17 @@ from ...chat.frontend_tools import (
     answer_frontend_call,
     check_frontend_tools,
     frontend_tool,
-    offer_frontend_tools,
     waiting_frontend_call,
 )
 from ...chat.service import ChatService
 from ...identity import Principal
-from ...pages import CLIENT_CONTEXT_KEY, get_page, prepare_turn
+from ...pages import CLIENT_CONTEXT_KEY, get_page
 from ...protocol import ChatRequest
-from ...runs import Run, RunManager
+from ...runs import Run
 from ...store.base import ConversationNotFound
 from ...tools.types import ToolConfig, ToolResult
 from ..deps import ChatServiceDep, CurrentUser
+from ..sse import STREAM_RESPONSE, EventStream
 
 __all__ = ["router"]
 
@@ -111,30 +106,22 @@ def _last_user_text(body: RunAgentInput) -> str:
     raise _unprocessable("The run needs a user message to answer")
 
 
-async def _events(
-    runs: RunManager, run: Run, translator: AguiTranslator, state: Any
-) -> AsyncIterator[bytes]:
-    encoder = EventEncoder()
-    for event in translator.start(state):
-        yield encoder.encode(event).encode()
-    try:
-        async for _seq, data in run.log.follow(0):
-            for event in translator.translate(json.loads(data)):
-                yield encoder.encode(event).encode()
-    except asyncio.CancelledError:
-        # The client aborted: in AG-UI that is how Stop is said.
-        runs.stop_nowait(run)
-        raise
-
-
-@router.post("/{page}", response_class=EventSourceResponse)
+@router.post(
+    "/{page}",
+    response_class=EventStream,
+    response_model=None,
+    responses={
+        **STREAM_RESPONSE,
+        404: {"description": "No tool call of the thread waits for the result sent"},
+        409: {"description": "The call waiting has its result already, or waited too long"},
+    },
+)
 async def agui_run(
     page: PageName,
     body: RunAgentInput,
     user: CurrentUser,
     chat: ChatServiceDep,
-    request: Request,
-) -> Response:
+) -> EventStream | JSONResponse:
     """Answer the thread's last user message, or go on with the turn that waits for the
     result its `tool` messages bring; streaming AG-UI events (SSE)."""
     # Before anything is stored: a page nobody registered is 400 (UnknownPage).
@@ -160,16 +147,21 @@ async def agui_run(
             )
     else:
         run = await _start(chat, user, body, context, conversation_id, tools)
-    translator = AguiTranslator(
+    adapter = AguiStream(
         thread_id=body.thread_id,
         run_id=body.run_id,
+        state=body.state,
         frontend_tools=[t.name for t in tools],
         resumed_call=resumed,
         state_keys={p.type: p.state_key for p in payloads if p.state_key},
     )
-    return EventSourceResponse(
-        _events(chat.runs, run, translator, body.state),
+    runs = chat.runs
+    return EventStream(
+        run.log,
+        adapter=adapter,
         ping=_PING_SECONDS,
+        # The client aborting is how AG-UI says Stop (there is no resume).
+        on_abort=lambda: runs.stop_nowait(run),
         headers={
             "X-Run-Id": run.id,
             "X-Conversation-Id": run.conversation_id or "",
@@ -188,19 +180,16 @@ async def _start(
     tools: list[ToolConfig],
 ) -> Run:
     text = _last_user_text(body)
-    if tools:  # a clash with the page's tools is refused before the conversation is made
-        try:
-            offer_frontend_tools(prepare_turn(context, is_admin=user.is_admin).tools, tools)
-        except FrontendToolError as exc:
-            raise _unprocessable(str(exc)) from None
     try:
         chat_request = ChatRequest(message=text, context=context, conversation_id=conversation_id)
     except ValidationError as exc:
         errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, errors) from None
     try:
-        await chat.store.ensure_conversation(user=user, conversation_id=conversation_id, title=text)
-        return await chat.start(user=user, request=chat_request, frontend_tools=tools)
+        # A clash with the page's tools is refused before the conversation is made.
+        return await chat.start(
+            user=user, request=chat_request, frontend_tools=tools, conversation_title=text
+        )
     except ConversationNotFound:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Conversation not found") from None
     except FrontendToolError as exc:

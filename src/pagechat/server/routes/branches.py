@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, status
-from sse_starlette import EventSourceResponse
 
 from ...protocol import (
     BranchSelectRequest,
@@ -28,7 +27,7 @@ from ...store.base import (
     NotBranchable,
 )
 from ..deps import ChatServiceDep, CurrentUser
-from ..sse import EventStream
+from ..sse import STREAM_RESPONSE, EventStream
 from .chat import stream_run
 from .conversations import (
     DEFAULT_MESSAGES_PAGE,
@@ -50,6 +49,7 @@ router = APIRouter(
 )
 
 _STREAM_RESPONSES: dict[int | str, dict[str, object]] = {
+    **STREAM_RESPONSE,
     409: {"model": ErrorResponse, "description": "An answer is running, or nothing to do here"},
 }
 
@@ -89,7 +89,7 @@ async def _start(
         raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
 
 
-@router.post("/regenerate", response_class=EventSourceResponse, responses=_STREAM_RESPONSES)
+@router.post("/regenerate", response_class=EventStream, responses=_STREAM_RESPONSES)
 async def regenerate(
     conversation_id: ConversationId,
     message_id: MessageId,
@@ -103,7 +103,7 @@ async def regenerate(
     return stream_run(chat.runs, run, 0, request)
 
 
-@router.post("/edit", response_class=EventSourceResponse, responses=_STREAM_RESPONSES)
+@router.post("/edit", response_class=EventStream, responses=_STREAM_RESPONSES)
 async def edit(
     conversation_id: ConversationId,
     message_id: MessageId,
@@ -119,7 +119,7 @@ async def edit(
     return stream_run(chat.runs, run, 0, request)
 
 
-@router.post("/continue", response_class=EventSourceResponse, responses=_STREAM_RESPONSES)
+@router.post("/continue", response_class=EventStream, responses=_STREAM_RESPONSES)
 async def continue_answer(
     conversation_id: ConversationId,
     message_id: MessageId,

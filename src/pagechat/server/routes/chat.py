@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request, status
-from sse_starlette import EventSourceResponse
 
 from ...protocol import ChatRequest
 from ...runs import Run, RunManager, RunNotFound
 from ...store.base import ConversationNotFound
 from ..deps import ChatServiceDep, CurrentUser, RunsDep
-from ..sse import EventStream
+from ..sse import STREAM_RESPONSE, EventStream
 
 __all__ = ["router", "stream_run"]
 
@@ -40,8 +39,8 @@ def stream_run(runs: RunManager, run: Run, after: int, request: Request) -> Even
 
 @router.post(
     "/stream",
-    response_class=EventSourceResponse,
-    responses={404: {"description": "Conversation not found"}},
+    response_class=EventStream,
+    responses={**STREAM_RESPONSE, 404: {"description": "Conversation not found"}},
 )
 async def stream_chat(
     body: ChatRequest, user: CurrentUser, chat: ChatServiceDep, request: Request
@@ -73,7 +72,7 @@ def _parse_event_id(raw: str | None) -> int:
     return value
 
 
-@router.get("/runs/{run_id}/events", response_class=EventSourceResponse)
+@router.get("/runs/{run_id}/events", response_class=EventStream, responses=STREAM_RESPONSE)
 async def run_events(
     run_id: str,
     user: CurrentUser,

@@ -19,8 +19,8 @@ from pagechat.models import (
     ModelEvent,
     ModelFinish,
     ModelRequest,
-    ModelTextDelta,
     ModelToolCall,
+    TextDelta,
     TokenUsage,
 )
 
@@ -61,14 +61,14 @@ class OfflineModel(Model):
         for chunk in chunks(text):
             if self._delay:
                 await asyncio.sleep(self._delay)
-            yield ModelTextDelta(chunk)
+            yield TextDelta(text=chunk)
         calls = [c for c in step.calls if situation.can_call(c.name)]
         for number, call in enumerate(calls, 1):
             call_id = f"offline_{len(situation.done) + number}"
             yield ModelToolCall(id=call_id, name=call.name, input=dict(call.input))
         prompt = len(request.system) + sum(len(repr(m)) for m in request.messages)
         usage = TokenUsage(prompt // 4, len(text) // 4)
-        yield ModelFinish("tool_use" if calls else "end_turn", usage)
+        yield ModelFinish(stop_reason="tool_use" if calls else "end_turn", usage=usage)
 
 
 def after_prefill(request: ModelRequest, text: str) -> str:

@@ -1,0 +1,71 @@
+"""AguiStream: a run's events told as AG-UI events, the same whether the run is in this
+process (its typed events) or read from another worker's log (decoded from JSON)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import uuid
+from typing import Any
+
+import pytest
+from ag_ui.core import Event
+from pydantic import TypeAdapter
+
+from pagechat.agui import AguiStream
+from pagechat.events import RunEvent, TextDelta, decode_event
+from pagechat.runs.log import encode_event
+from tests.support.events import one_of_each_kind
+
+_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
+
+
+class _Ids:
+    def __init__(self) -> None:
+        self._next = itertools.count()
+
+    def __call__(self) -> uuid.UUID:
+        return uuid.UUID(int=next(self._next))
+
+
+def _told(events: list[RunEvent], *, decoded: bool, **kw: Any) -> bytes:
+    stream = AguiStream(thread_id="t", run_id="r", state={"page": "x"}, **kw)
+    out = stream.opening()
+    for seq, event in enumerate(events, 1):
+        out += stream.render(seq, decode_event(encode_event(event)) if decoded else event)
+    return out
+
+
+def _frames(data: bytes) -> list[dict[str, Any]]:
+    events = [
+        json.loads(line[6:]) for line in data.decode().split("\n") if line.startswith("data:")
+    ]
+    for event in events:
+        _EVENT.validate_python(event)
+    return events
+
+
+@pytest.mark.parametrize("end", range(6, 10), ids=lambda i: one_of_each_kind()[i].kind)
+def test_the_frames_are_the_same_for_typed_and_decoded_events(
+    end: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events = [*one_of_each_kind()[:6], one_of_each_kind()[end]]
+    told = []
+    for decoded in (False, True):
+        monkeypatch.setattr(uuid, "uuid4", _Ids())
+        told.append(_told(events, decoded=decoded, state_keys={"note": "notes"}))
+    assert told[0] == told[1]
+    assert _frames(told[0])[0]["type"] == "RUN_STARTED"
+
+
+def test_text_is_one_message_without_tool_markers() -> None:
+    events: list[RunEvent] = [TextDelta(text="a[[tool:0]]"), TextDelta(text="b")]
+    frames = _frames(_told(events, decoded=False))
+    assert [f["type"] for f in frames] == [
+        "RUN_STARTED",
+        "STATE_SNAPSHOT",
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_CONTENT",
+    ]
+    assert "".join(f["delta"] for f in frames[3:]) == "ab"
