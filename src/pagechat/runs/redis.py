@@ -30,10 +30,10 @@ from typing import Any
 from redis.asyncio.client import PubSub
 from redis.exceptions import NoScriptError, RedisError
 
+from ..events import Error
 from ..metrics import REDIS_ERRORS
-from ..protocol import ErrorEvent
 from ..redis_client import RedisClient, is_cluster
-from .log import EventLog, MemoryEventLog
+from .log import EventLog, MemoryEventLog, encode_event
 from .manager import Run, RunManager, RunNotFound, RunsUnavailable, interrupted_event
 from .redis_log import (
     APPEND_SCRIPT,
@@ -319,13 +319,13 @@ class RedisRunManager(RunManager):
         if isinstance(result, Exception):
             REDIS_ERRORS.labels(operation="append").inc()
             logger.warning("writing the events of run %s to Redis failed: %s", run_id, result)
-            failure = ErrorEvent(message=UNAVAILABLE_MESSAGE, code="unavailable")
+            failure = Error(message=UNAVAILABLE_MESSAGE, code="unavailable")
         elif result == 0:
             # Another worker took us for dead and ended the run: it ends here the same way.
             failure = interrupted_event()
         else:
             logger.warning("Redis no longer knows run %s (restarted?)", run_id)
-            failure = ErrorEvent(message=UNAVAILABLE_MESSAGE, code="unavailable")
+            failure = Error(message=UNAVAILABLE_MESSAGE, code="unavailable")
         self._outbox.pop(run_id, None)
         if isinstance(log, _OwnedLog):
             log.broken = True
@@ -483,7 +483,7 @@ class RedisRunManager(RunManager):
             keys = self.keys(run_id)
             seq = await self._end(
                 keys=[keys.log, keys.meta],
-                args=[self.max_events, self.log_ttl, event.type, event.model_dump_json()],
+                args=[self.max_events, self.log_ttl, event.kind, encode_event(event)],
             )
             if seq:
                 ended.append(run_id)
