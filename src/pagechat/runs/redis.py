@@ -30,6 +30,7 @@ from typing import Any
 from redis.asyncio.client import PubSub
 from redis.exceptions import NoScriptError, RedisError
 
+from .. import defaults
 from ..events import Error
 from ..metrics import REDIS_ERRORS
 from ..redis_client import RedisClient, is_cluster
@@ -114,10 +115,10 @@ class RedisRunManager(RunManager):
         self,
         redis: RedisClient,
         *,
-        retain_seconds: float = 3600.0,
-        drain_seconds: float = 30.0,
-        lease_seconds: float = 10.0,
-        max_events: int = 100_000,
+        retain_seconds: float = defaults.RUN_LOG_TTL_SECONDS,
+        drain_seconds: float = defaults.DRAIN_SECONDS,
+        lease_seconds: float = defaults.RUN_LEASE_SECONDS,
+        max_events: int = defaults.RUN_LOG_MAX_EVENTS,
         prefix: str = "pagechat:",
         on_interrupted: InterruptedHook | None = None,
     ) -> None:
