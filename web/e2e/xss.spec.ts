@@ -375,6 +375,8 @@ test.describe("hostile input is shown as text and never runs", () => {
   });
 
   test("choices: hostile questions, labels and values; every option clicked; reloaded", async ({ chat, page, guard }) => {
+    // One turn per hostile text (about seventy): more than the default budget on a busy machine.
+    test.slow();
     const first = await chat.ask("xss choices");
     await expectInert(page, guard);
     expect(await first.locator(".pc-choice").allTextContents()).toEqual(TEXTS);
@@ -390,6 +392,8 @@ test.describe("hostile input is shown as text and never runs", () => {
   });
 
   test("suggested values and actions: hostile labels and data; every button clicked; reloaded", async ({ chat, page, guard }) => {
+    // One turn per hostile text (about seventy): more than the default budget on a busy machine.
+    test.slow();
     const first = await chat.ask("xss chips");
     const actions = first.locator(".pc-action");
     await expectInert(page, guard);
