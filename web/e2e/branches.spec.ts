@@ -87,6 +87,63 @@ test.describe("conversation control", () => {
     await expect(chat.answers.first().locator(".pc-bubble")).toHaveText(shown ?? "");
   });
 
+  /** The one answer's text, its one counted_lookup card and that card's output, expanded
+   * (streaming or not). */
+  async function lookupAnswer(chat: Chat): Promise<{ text: string; output: string }> {
+    const answers = chat.log.locator('[data-role="assistant"]');
+    await expect(answers).toHaveCount(1);
+    const answer = answers.first();
+    const card = answer.getByRole("button", { name: /counted_lookup/ });
+    await expect(card).toHaveCount(1);
+    if ((await card.getAttribute("aria-expanded")) === "false") await card.click();
+    const output = (await answer.getByText(/lookup \d+ done/).textContent()) ?? "";
+    return { text: (await answer.locator(".pc-bubble").textContent()) ?? "", output };
+  }
+
+  function times(text: string, part: string): number {
+    return text.split(part).length - 1;
+  }
+
+  test("Stop after a tool, then Continue: the tool is not run again and no text comes twice", async ({ chat, page }) => {
+    await chat.send("lookup then a long answer");
+    await expect(chat.streaming).toContainText("Finding number 2 ");
+    const before = await lookupAnswer(chat);
+    await page.getByRole("button", { name: "Stop" }).click();
+    const stopped = chat.log.locator('[data-role="assistant"][data-status="cancelled"]');
+    await expect(stopped).toContainText("Stopped");
+
+    await bar(stopped).getByRole("button", { name: "Continue answer" }).click();
+    await expect(chat.answers.first()).toHaveAttribute("data-status", "complete");
+    await expect(chat.answers.first()).toContainText("And that is the rest of the answer.");
+    const after = await lookupAnswer(chat);
+    expect(after.output).toBe(before.output);
+    expect(times(after.text, "Looking it up.")).toBe(1);
+    expect(times(after.text, "Finding number 1 from the lookup.")).toBe(1);
+    expect(times(after.text, "And that is the rest of the answer.")).toBe(1);
+
+    await page.reload();
+    expect(await lookupAnswer(chat)).toEqual(after);
+  });
+
+  test("Continue after the length limit, with a tool in the first part: one tool run, one copy of the text", async ({ chat, page }) => {
+    const answer = await chat.ask("lookup then cut off");
+    const note = answer.getByRole("note");
+    await expect(note).toHaveText(/Cut off: the answer reached its length limit\./);
+    const before = await lookupAnswer(chat);
+    await note.getByRole("button", { name: "Continue" }).click();
+    await expect(chat.answers.first()).toContainText(
+      "this answer stops in the middle of a sent And that is the rest of the answer.",
+    );
+    await expect(chat.log.getByRole("note")).toHaveCount(0);
+    const after = await lookupAnswer(chat);
+    expect(after.output).toBe(before.output);
+    expect(times(after.text, "Looking it up.")).toBe(1);
+    expect(times(after.text, "stops in the middle")).toBe(1);
+
+    await page.reload();
+    expect(await lookupAnswer(chat)).toEqual(after);
+  });
+
   test("thumbs down with a comment is kept, and can be changed", async ({ chat, page }) => {
     const answer = await chat.ask("rate this");
     await bar(answer).getByRole("button", { name: "Bad answer" }).click();

@@ -94,6 +94,14 @@ async def _slow_search(params: dict[str, Any], _ctx: ToolContext) -> AsyncIterat
     yield ToolResult(f"Found 3 articles about {params.get('query', '?')}: A, B, C.")
 
 
+_LOOKUPS = itertools.count(1)
+
+
+def _counted_lookup(_params: dict[str, Any], _ctx: ToolContext) -> str:
+    # Numbered across the server's life, so a second run of the call shows as "lookup 2".
+    return f"lookup {next(_LOOKUPS)} done"
+
+
 def _broken_tool(_params: dict[str, Any], _ctx: ToolContext) -> str:
     raise RuntimeError("the archive is offline")
 
@@ -146,6 +154,12 @@ for tool in (
         description="Search articles (slowly).",
         input_schema=_SEARCH_SCHEMA,
         executor=_slow_search,
+    ),
+    ToolConfig(
+        name="counted_lookup",
+        description="A lookup that numbers its runs.",
+        input_schema=_EMPTY_SCHEMA,
+        executor=_counted_lookup,
     ),
     ToolConfig(
         name="broken_tool",
@@ -246,6 +260,8 @@ def greet(name):
 Raw HTML stays text: <script>window.__pwned = true</script>
 <img src=x onerror="window.__pwned = true"> and [a javascript link](javascript:window.__pwned=true).
 """
+
+LONG_AFTER_LOOKUP = " ".join(f"Finding number {i} from the lookup." for i in range(1, 61))
 
 PROPOSAL = {"name": "Renamed by the assistant", "priority": "high", "tags": ["crispr", "review"]}
 
@@ -381,6 +397,14 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
             )
             return [f"The page says the title is {result.content}."]
         return ["Asking the page.", tool_call("read_field", {"field": "title"})]
+    if text.startswith("lookup then"):
+        # Continue after Stop or the length limit, with a tool in the first part.
+        if not after_tools:
+            return ["Looking it up.", tool_call("counted_lookup", {})]
+        if "cut" in text:
+            cut = "The lookup says this answer stops in the middle of a sent"
+            return [cut, ModelFinish(stop_reason="max_tokens")]
+        return _slowly(LONG_AFTER_LOOKUP, 0.15)
     if "fail" in text:
         if after_tools:
             return ["The tool failed, sorry."]
