@@ -8,17 +8,19 @@ tokens spent, what the reply parser took out, the page context. It is stored as 
 the `approvals` row; `SavedTurn.to_json` writes it and `SavedTurn.from_json` reads it back,
 rows written before `cards` was kept included.
 
-A decision claimed on any worker makes a `PausedTurn`; whoever resumes it (a `Resumer`,
-ChatService.resume_turn) replays the answer so far from it (`replay_events`) and goes on.
+A turn pauses through a `Pauser` (chat/approvals.Approvals). A decision claimed on any
+worker makes a `PausedTurn`; whoever resumes it (a `Resumer`, ChatService.resume_turn)
+replays the answer so far from it (`replay_events`) and goes on. These two protocols are
+all the turn and the service see of each other's side of a pause.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..agent import LoopResume, LoopState
+from ..agent import AgentApprovalRequested, LoopResume, LoopState
 from ..events import ApprovalResolved, RunEvent, TextDelta, ToolComplete, ToolStart
 from ..identity import Principal
 from ..models.base import TokenUsage
@@ -26,10 +28,12 @@ from ..pages import ParsedReply
 from ..protocol import CustomPayload, SuggestedAction, SuggestedValue, ToolHistoryEntry
 from ..runs import Run
 from ..store.approvals import ClaimedApproval
+from ..store.base import TurnIds
 from ..tools.types import ToolConfig, ToolResult
 
 __all__ = [
     "PausedTurn",
+    "Pauser",
     "Resumer",
     "SavedTurn",
     "ToolCard",
@@ -184,6 +188,24 @@ class PausedTurn:
             result=frontend_result(claimed),
         )
         return cls(claimed=claimed, saved=saved, resume=resume)
+
+
+class Pauser(Protocol):
+    """Where a turn pauses (chat/approvals.Approvals): the one way the turn reaches it."""
+
+    async def pause(
+        self,
+        run: Run,
+        event: AgentApprovalRequested,
+        *,
+        user: Principal,
+        ids: TurnIds,
+        saved: SavedTurn,
+        finish: Callable[[], Awaitable[None]],
+    ) -> None:
+        """Keep `saved` until the call is decided, `finish` storing the answer, and tell
+        the client (`approval_requested`)."""
+        ...
 
 
 class Resumer(Protocol):

@@ -54,12 +54,11 @@ from ..protocol import (
 from ..runs import Run
 from ..store.base import AssistantRecord, ChatStore, TurnIds
 from ..tools.types import ToolContext
-from .approvals import Approvals
 from .checkpoints import Checkpointer
 from .coalesce import TextCoalescer
 from .config import ChatConfig
 from .history import build_history, partial_turns
-from .paused import SavedTurn, ToolCard, cards_in, tool_marker
+from .paused import Pauser, SavedTurn, ToolCard, cards_in, tool_marker
 from .stored import unsaved, wait_stored
 from .text import storable, storable_text
 
@@ -145,7 +144,7 @@ class TurnRunner:
         config: ChatConfig,
         checkpoints: Checkpointer | None,
         context: ToolContext,
-        approvals: Approvals | None = None,
+        approvals: Pauser | None = None,
         user: Principal | None = None,
     ) -> None:
         self.run_ = run
