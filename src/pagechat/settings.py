@@ -33,20 +33,32 @@ class Settings(BaseSettings):
     redis_cluster: bool = Field(default=False, alias="PAGECHAT_REDIS_CLUSTER")
     """`REDIS_URL` names a node of a Redis Cluster: runs, Stop and quotas go through the
     cluster client (each run's keys on one slot; a flush writes once per shard)."""
-    run_log_ttl_seconds: float = Field(default=3600.0, alias="PAGECHAT_RUN_LOG_TTL_SECONDS")
+    run_log_ttl_seconds: float = Field(
+        default=defaults.RUN_LOG_TTL_SECONDS, alias="PAGECHAT_RUN_LOG_TTL_SECONDS"
+    )
     """How long a finished answer's events stay readable (resume) in Redis."""
-    run_log_max_events: int = Field(default=100_000, alias="PAGECHAT_RUN_LOG_MAX_EVENTS")
+    run_log_max_events: int = Field(
+        default=defaults.RUN_LOG_MAX_EVENTS, alias="PAGECHAT_RUN_LOG_MAX_EVENTS"
+    )
     """Length cap of one run's Redis stream."""
-    run_lease_seconds: float = Field(default=10.0, alias="PAGECHAT_RUN_LEASE_SECONDS")
+    run_lease_seconds: float = Field(
+        default=defaults.RUN_LEASE_SECONDS, alias="PAGECHAT_RUN_LEASE_SECONDS"
+    )
     """A worker that stops renewing its answers' lease for this long is taken for dead; its
     answers are ended (`interrupted`) by another worker within about 4/3 of it."""
     quotas: QuotaSettings = Field(default_factory=QuotaSettings, alias="PAGECHAT_QUOTAS")
     """Per-role limits (JSON): answers at once, turns a minute, tokens a day, message length."""
-    max_header_bytes: int = Field(default=16 * 1024, alias="PAGECHAT_MAX_HEADER_BYTES")
+    max_header_bytes: int = Field(
+        default=defaults.MAX_HEADER_BYTES, alias="PAGECHAT_MAX_HEADER_BYTES"
+    )
     """A request's line and headers together; more is answered 431 (`pagechat serve`)."""
-    header_timeout_seconds: float = Field(default=10.0, alias="PAGECHAT_HEADER_TIMEOUT_SECONDS")
+    header_timeout_seconds: float = Field(
+        default=defaults.HEADER_TIMEOUT_SECONDS, alias="PAGECHAT_HEADER_TIMEOUT_SECONDS"
+    )
     """Time to send a request's headers (from its first byte, or the connection); then 408."""
-    body_timeout_seconds: float = Field(default=30.0, alias="PAGECHAT_BODY_TIMEOUT_SECONDS")
+    body_timeout_seconds: float = Field(
+        default=defaults.BODY_TIMEOUT_SECONDS, alias="PAGECHAT_BODY_TIMEOUT_SECONDS"
+    )
     """Longest pause while sending a request body; then the connection is closed."""
     keepalive_seconds: int = Field(default=5, alias="PAGECHAT_KEEPALIVE_SECONDS")
     max_connections: int = Field(default=2048, alias="PAGECHAT_MAX_CONNECTIONS")
@@ -54,15 +66,21 @@ class Settings(BaseSettings):
     trusted_proxies: str = Field(default="", alias="PAGECHAT_TRUSTED_PROXIES")
     """Comma-separated addresses or networks of the reverse proxies whose X-Forwarded-For
     and X-Forwarded-Proto are believed; empty (the default): none, not even loopback."""
-    drain_seconds: float = Field(default=30.0, alias="PAGECHAT_DRAIN_SECONDS")
+    drain_seconds: float = Field(default=defaults.DRAIN_SECONDS, alias="PAGECHAT_DRAIN_SECONDS")
     """On SIGTERM, how long running answers may finish before they are ended."""
     secret: str | None = Field(default=None, alias="PAGECHAT_SECRET")
     """JWT signing key. Unset in development: one is generated and kept in `state_dir`."""
     state_dir: Path = Field(default=Path(".pagechat"), alias="PAGECHAT_STATE_DIR")
-    token_ttl_minutes: int = Field(default=12 * 60, alias="PAGECHAT_TOKEN_TTL_MINUTES")
-    login_max_attempts: int = Field(default=10, alias="PAGECHAT_LOGIN_MAX_ATTEMPTS")
+    token_ttl_minutes: int = Field(
+        default=defaults.TOKEN_TTL_MINUTES, alias="PAGECHAT_TOKEN_TTL_MINUTES"
+    )
+    login_max_attempts: int = Field(
+        default=defaults.LOGIN_MAX_ATTEMPTS, alias="PAGECHAT_LOGIN_MAX_ATTEMPTS"
+    )
     """Failed logins allowed per email and client address within `login_window_seconds`."""
-    login_window_seconds: float = Field(default=300.0, alias="PAGECHAT_LOGIN_WINDOW_SECONDS")
+    login_window_seconds: float = Field(
+        default=defaults.LOGIN_WINDOW_SECONDS, alias="PAGECHAT_LOGIN_WINDOW_SECONDS"
+    )
 
     provider: ProviderName | None = Field(default=None, alias="PAGECHAT_PROVIDER")
     model: str | None = Field(default=None, alias="PAGECHAT_MODEL")

@@ -5,7 +5,6 @@ from horizon.page_text import (
     Label,
     clean,
     item,
-    page_context_of,
     read_page_text,
     split_item,
 )
@@ -46,9 +45,3 @@ def test_values_are_one_short_line() -> None:
 def test_the_first_field_of_a_label_wins() -> None:
     page = read_page_text("Page: reports\nStream name: A\nStream name: B")
     assert page.field(Label.STREAM_NAME) == "A"
-
-
-def test_page_context_is_read_from_between_the_tags() -> None:
-    prompt = "intro\n<page_context>\nPage: x\n</page_context>\nPage: y"
-    assert page_context_of(prompt) == "Page: x"
-    assert page_context_of("no context here") == ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pagechat.auth import LoginLimiter
 from pagechat.chat import ChatConfig
 from pagechat.settings import Settings
 
@@ -21,4 +22,13 @@ def test_the_chat_settings_default_to_the_chat_configs_defaults() -> None:
         config.temperature,
         config.history_budget,
         config.checkpoint_seconds,
+    )
+
+
+def test_the_login_limits_default_to_the_settings_defaults() -> None:
+    settings, limiter = Settings.model_validate({}), LoginLimiter()
+
+    assert (settings.login_max_attempts, settings.login_window_seconds) == (
+        limiter.max_attempts,
+        limiter.window_seconds,
     )

@@ -11,6 +11,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from ..defaults import TOKEN_TTL_MINUTES
 from ..identity import Authenticator, Principal
 from ..store.users import (
     get_user,
@@ -56,7 +57,7 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         *,
         sessions: async_sessionmaker[AsyncSession],
         secret: str,
-        token_ttl: timedelta = timedelta(hours=12),
+        token_ttl: timedelta = timedelta(minutes=TOKEN_TTL_MINUTES),
         limiter: LoginLimits | None = None,
         reader: Engine | None = None,
     ) -> None:

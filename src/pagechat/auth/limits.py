@@ -25,6 +25,8 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING
 
+from ..defaults import LOGIN_MAX_ATTEMPTS, LOGIN_WINDOW_SECONDS
+
 if TYPE_CHECKING:
     from ..redis_client import RedisClient
 
@@ -71,7 +73,11 @@ class LoginLimits(abc.ABC):
     """Failed logins counted per (email, client) and per account; see the module doc."""
 
     def __init__(
-        self, *, max_attempts: int = 10, window_seconds: float = 300.0, account_attempts: int = 20
+        self,
+        *,
+        max_attempts: int = LOGIN_MAX_ATTEMPTS,
+        window_seconds: float = LOGIN_WINDOW_SECONDS,
+        account_attempts: int = 20,
     ) -> None:
         self.max_attempts = max_attempts
         self.window_seconds = window_seconds
@@ -107,8 +113,8 @@ class LoginLimiter(LoginLimits):
     def __init__(
         self,
         *,
-        max_attempts: int = 10,
-        window_seconds: float = 300.0,
+        max_attempts: int = LOGIN_MAX_ATTEMPTS,
+        window_seconds: float = LOGIN_WINDOW_SECONDS,
         account_attempts: int = 20,
         max_keys: int = 100_000,
         clock: Callable[[], float] = time.monotonic,
@@ -148,8 +154,8 @@ class RedisLoginLimiter(LoginLimits):
         self,
         redis: RedisClient,
         *,
-        max_attempts: int = 10,
-        window_seconds: float = 300.0,
+        max_attempts: int = LOGIN_MAX_ATTEMPTS,
+        window_seconds: float = LOGIN_WINDOW_SECONDS,
         account_attempts: int = 20,
         prefix: str = "pagechat:",
         clock: Callable[[], float] = time.time,

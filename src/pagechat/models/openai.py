@@ -317,9 +317,11 @@ class _ToolCallAssembler:
 
 def _provider_error(exc: Exception, api_key: str) -> ProviderError:
     """The one translation of SDK failures; messages are safe to show a user."""
-    if isinstance(exc, openai.APITimeoutError) and not is_connection_failure(exc):
+    # Read from the body directly, a read timeout arrives as httpx2's own error.
+    timeout = openai.APITimeoutError | httpx2.TimeoutException
+    if isinstance(exc, timeout) and not is_connection_failure(exc):
         return ProviderError("timeout", "The model server did not answer in time.")
-    if isinstance(exc, openai.APIConnectionError):
+    if isinstance(exc, openai.APIConnectionError | httpx2.HTTPError):
         return ProviderError(
             "connection", "Could not reach the model server, or the connection dropped."
         )
@@ -357,13 +359,6 @@ def _provider_error(exc: Exception, api_key: str) -> ProviderError:
             "bad_request",
             f"The model server rejected the request (HTTP {status}){suffix}",
             status_code=status,
-        )
-    if isinstance(exc, httpx2.TimeoutException) and not is_connection_failure(exc):
-        # Read from the body directly, a read timeout arrives as httpx2's own error.
-        return ProviderError("timeout", "The model server did not answer in time.")
-    if isinstance(exc, httpx2.HTTPError):
-        return ProviderError(
-            "connection", "Could not reach the model server, or the connection dropped."
         )
     if isinstance(exc, json.JSONDecodeError):
         return ProviderError("stream", "The model server sent a malformed stream.")

@@ -18,6 +18,10 @@ For each turn, `prepare_turn(request.context, is_admin=...)` gives the system pr
 the tools and the payloads; a `ReplyParser` made from that setup turns the model's
 text deltas into the text to show and, at the end, the payloads, suggestions and
 actions of the reply.
+
+A context builder reads the page state with `as_dict`, `as_list`, `as_id`, `as_number`
+and `first`, which never raise on odd input; its text reaches the model inside the
+prompt's page-context block (`PAGE_CONTEXT_TAG`), which `page_context_in` finds again.
 """
 
 from ..payloads import Payload
@@ -37,7 +41,13 @@ from .config import (
     ServerActionHandler,
     TabConfig,
 )
-from .context import CLIENT_CONTEXT_KEY, CONTEXT_FAILED_NOTE
+from .context import (
+    CLIENT_CONTEXT_KEY,
+    CONTEXT_FAILED_NOTE,
+    PAGE_CONTEXT_TAG,
+    page_context_block,
+    page_context_in,
+)
 from .neutralize import neutralize_tool_markers
 from .parse import PageRef, ParsedReply, ReplyParser, parse_reply
 from .prompt import DEFAULT_BASE_INSTRUCTIONS
@@ -53,6 +63,7 @@ from .registry import (
     registered_pages,
     restore_pages,
 )
+from .state import as_dict, as_id, as_list, as_number, first
 from .stream import Judge, ReplyStreamFilter
 from .turn import TurnSetup, prepare_turn
 
@@ -63,6 +74,7 @@ __all__ = [
     "CONTEXT_FAILED_NOTE",
     "DEFAULT_BASE_INSTRUCTIONS",
     "DEFAULT_CONTEXT_BUDGET",
+    "PAGE_CONTEXT_TAG",
     "SUGGESTED_ACTIONS_MARKER",
     "SUGGESTED_VALUES_MARKER",
     "ActionContext",
@@ -83,12 +95,19 @@ __all__ = [
     "TabConfig",
     "TurnSetup",
     "UnknownPage",
+    "as_dict",
+    "as_id",
+    "as_list",
+    "as_number",
     "clear_pages",
     "find_choice_blocks",
+    "first",
     "get_page",
     "get_server_action",
     "load_pages",
     "neutralize_tool_markers",
+    "page_context_block",
+    "page_context_in",
     "page_in",
     "page_names",
     "parse_reply",

@@ -14,7 +14,15 @@ from typing import Any
 from .config import PageConfig
 from .neutralize import escape_block, neutralize_markers
 
-__all__ = ["CLIENT_CONTEXT_KEY", "CONTEXT_FAILED_NOTE", "apply_budget", "render_page_context"]
+__all__ = [
+    "CLIENT_CONTEXT_KEY",
+    "CONTEXT_FAILED_NOTE",
+    "PAGE_CONTEXT_TAG",
+    "apply_budget",
+    "page_context_block",
+    "page_context_in",
+    "render_page_context",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +34,29 @@ CLIENT_CONTEXT_KEY = "client_context"
 
 _NAVIGATION_KEYS = ("current_page", "active_tab", CLIENT_CONTEXT_KEY)
 
+PAGE_CONTEXT_TAG = "page_context"
+"""The tag the system prompt puts around the page context: `<page_context>...</page_context>`.
+Write the block with `page_context_block` and find it with `page_context_in` (a model
+that reads only the prompt, such as an offline one, reads the page from it)."""
+
+_OPEN, _CLOSE = f"<{PAGE_CONTEXT_TAG}>", f"</{PAGE_CONTEXT_TAG}>"
+
+
+def page_context_block(text: str) -> str:
+    """`text` between the page-context tags, each tag on a line of its own."""
+    return f"{_OPEN}\n{text}\n{_CLOSE}"
+
+
+def page_context_in(system_prompt: str) -> str:
+    """The text of the prompt's page-context block ("" when it has none); a block
+    that is not closed runs to the end of the prompt."""
+    start = system_prompt.find(_OPEN)
+    if start < 0:
+        return ""
+    start += len(_OPEN)
+    end = system_prompt.find(_CLOSE, start)
+    return system_prompt[start : end if end >= 0 else len(system_prompt)].strip("\n")
+
 
 def render_page_context(
     page: PageConfig, context: dict[str, Any], *, markers: Sequence[str] = ()
@@ -33,7 +64,7 @@ def render_page_context(
     """The page's context text after its budget, and whether it was cut.
 
     What the page shows is data, whoever wrote it (the user, another user, an
-    imported article): it is escaped so it cannot close the `<page_context>` block,
+    imported article): it is escaped so it cannot close its block (`page_context_block`),
     and `markers` in it are broken up (`neutralize_markers`).
 
     A builder that raises does not fail the turn: the model gets a short note

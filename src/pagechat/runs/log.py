@@ -17,10 +17,8 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 
 import orjson
-from pydantic import BaseModel
 
-from ..events import RunEvent, TextDelta, decode_event, from_wire, to_wire
-from ..protocol import StreamEvent, TextDeltaEvent
+from ..events import RunEvent, TextDelta, decode_event, to_wire
 
 __all__ = ["EventLog", "MemoryEventLog", "encode_event", "encode_text", "sse_frame"]
 
@@ -44,26 +42,20 @@ def encode_text(text: str) -> bytes:
     return b'{"type":"text_delta","text":%s}' % _dumps(text)
 
 
-def encode_event(event: RunEvent | StreamEvent) -> bytes:
+def encode_event(event: RunEvent) -> bytes:
     """An event as the JSON every log stores and sends (its wire model's), never with a
-    raw newline (one SSE `data:` line holds it). Takes the wire model too."""
-    kind = type(event)
-    if kind is TextDelta or kind is TextDeltaEvent:
-        return encode_text(event.text)  # type: ignore[union-attr]
-    wire = event if isinstance(event, BaseModel) else to_wire(event)
-    return wire.model_dump_json().encode()
+    raw newline (one SSE `data:` line holds it)."""
+    if type(event) is TextDelta:
+        return encode_text(event.text)
+    return to_wire(event).model_dump_json().encode()
 
 
 class EventLog(abc.ABC):
     """Where a run's events live; in memory for one process (Redis for several later)."""
 
+    @abc.abstractmethod
     def add(self, event: RunEvent) -> int:
         """Add an event; returns its sequence number."""
-        return self.append(to_wire(event))
-
-    @abc.abstractmethod
-    def append(self, event: StreamEvent) -> int:
-        """Add an event given as its wire model (`add` takes the event itself)."""
 
     def append_text(self, text: str) -> int:
         """Add a text delta: `add(TextDelta(text=text))`, which a log may do without
@@ -122,9 +114,6 @@ class MemoryEventLog(EventLog):
         data = encode_event(event)
         self._events.append(event)
         return self._add(event.kind, data)
-
-    def append(self, event: StreamEvent) -> int:
-        return self.add(from_wire(event))
 
     def append_text(self, text: str) -> int:
         self._events.append(text)

@@ -20,11 +20,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pydantic import BaseModel
-
-from ..events import TERMINAL_KINDS, Cancelled, Error, RunEvent, TextDelta, from_wire
+from ..events import TERMINAL_KINDS, Cancelled, Error, RunEvent, TextDelta
 from ..metrics import RunMetrics
-from ..protocol import ErrorEvent, StreamEvent
 from .log import EventLog, MemoryEventLog
 
 __all__ = [
@@ -90,11 +87,9 @@ class Run:
         """Whether the run has ended (its log is closed)."""
         return self.log.closed
 
-    def emit(self, event: RunEvent | StreamEvent) -> int:
+    def emit(self, event: RunEvent) -> int:
         """Append an event; a terminal one (complete, error, cancelled, approval_requested)
-        closes the log. A wire model (`protocol.py`) is taken too, as the event it tells."""
-        if isinstance(event, BaseModel):
-            event = from_wire(event)
+        closes the log."""
         seq = self.log.add(event)
         kind = event.kind
         # Observers see a text delta as its text, however it was emitted.
@@ -114,30 +109,26 @@ class Run:
             observer.observe("text_delta", text)
         return seq
 
-    def cancel(self, failure: Error | ErrorEvent | None = None) -> bool:
+    def cancel(self, failure: Error | None = None) -> bool:
         """Ask the run to stop; True if it was still running.
 
         With `failure` the run ends with that error event instead of `cancelled`:
-        the server stopped it, not the user. (Its wire model is taken too.)
+        the server stopped it, not the user.
         """
         if self.task is None or self.task.done() or self.log.closed:
             return False
         if failure is not None and self.failure is None:
-            self.failure = (
-                failure
-                if isinstance(failure, Error)
-                else Error(message=failure.message, code=failure.code)
-            )
+            self.failure = failure
         return self.task.cancel()
 
 
 INTERRUPTED_MESSAGE = "The server stopped before this answer was finished."
 
 
-def interrupted_event() -> ErrorEvent:
-    """The terminal event of a run its server could not finish (shutdown, crash), as its
-    wire model: what runs/redis.py writes to a dead owner's log."""
-    return ErrorEvent(message=INTERRUPTED_MESSAGE, code="interrupted")
+def interrupted_event() -> Error:
+    """The terminal event of a run its server could not finish (shutdown, crash): what
+    runs/redis.py writes to a dead owner's log."""
+    return Error(message=INTERRUPTED_MESSAGE, code="interrupted")
 
 
 class RunManager:

@@ -30,10 +30,11 @@ from typing import Any
 from redis.asyncio.client import PubSub
 from redis.exceptions import NoScriptError, RedisError
 
+from .. import defaults
+from ..events import Error
 from ..metrics import REDIS_ERRORS
-from ..protocol import ErrorEvent
 from ..redis_client import RedisClient, is_cluster
-from .log import EventLog, MemoryEventLog
+from .log import EventLog, MemoryEventLog, encode_event
 from .manager import Run, RunManager, RunNotFound, RunsUnavailable, interrupted_event
 from .redis_log import (
     APPEND_SCRIPT,
@@ -114,10 +115,10 @@ class RedisRunManager(RunManager):
         self,
         redis: RedisClient,
         *,
-        retain_seconds: float = 3600.0,
-        drain_seconds: float = 30.0,
-        lease_seconds: float = 10.0,
-        max_events: int = 100_000,
+        retain_seconds: float = defaults.RUN_LOG_TTL_SECONDS,
+        drain_seconds: float = defaults.DRAIN_SECONDS,
+        lease_seconds: float = defaults.RUN_LEASE_SECONDS,
+        max_events: int = defaults.RUN_LOG_MAX_EVENTS,
         prefix: str = "pagechat:",
         on_interrupted: InterruptedHook | None = None,
     ) -> None:
@@ -319,13 +320,13 @@ class RedisRunManager(RunManager):
         if isinstance(result, Exception):
             REDIS_ERRORS.labels(operation="append").inc()
             logger.warning("writing the events of run %s to Redis failed: %s", run_id, result)
-            failure = ErrorEvent(message=UNAVAILABLE_MESSAGE, code="unavailable")
+            failure = Error(message=UNAVAILABLE_MESSAGE, code="unavailable")
         elif result == 0:
             # Another worker took us for dead and ended the run: it ends here the same way.
             failure = interrupted_event()
         else:
             logger.warning("Redis no longer knows run %s (restarted?)", run_id)
-            failure = ErrorEvent(message=UNAVAILABLE_MESSAGE, code="unavailable")
+            failure = Error(message=UNAVAILABLE_MESSAGE, code="unavailable")
         self._outbox.pop(run_id, None)
         if isinstance(log, _OwnedLog):
             log.broken = True
@@ -483,7 +484,7 @@ class RedisRunManager(RunManager):
             keys = self.keys(run_id)
             seq = await self._end(
                 keys=[keys.log, keys.meta],
-                args=[self.max_events, self.log_ttl, event.type, event.model_dump_json()],
+                args=[self.max_events, self.log_ttl, event.kind, encode_event(event)],
             )
             if seq:
                 ended.append(run_id)

@@ -17,8 +17,8 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from ..events import Error, RunEvent, to_wire
 from ..metrics import REDIS_ERRORS
-from ..protocol import ErrorEvent, StreamEvent
 from ..redis_client import RedisClient
 from .log import EventLog
 
@@ -133,7 +133,7 @@ return seq
 
 
 def _lost_json() -> str:
-    return ErrorEvent(message=LOST_MESSAGE, code="unavailable").model_dump_json()
+    return to_wire(Error(message=LOST_MESSAGE, code="unavailable")).model_dump_json()
 
 
 class RemoteEventLog(EventLog):
@@ -151,7 +151,7 @@ class RemoteEventLog(EventLog):
         self._last_seq = last_seq
         self._ended = ended
 
-    def append(self, event: StreamEvent) -> int:
+    def add(self, event: RunEvent) -> int:
         raise RuntimeError("another worker owns this run")
 
     def close(self) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from ..defaults import BODY_TIMEOUT_SECONDS, HEADER_TIMEOUT_SECONDS, MAX_HEADER_BYTES
 from ..settings import Settings
 
 __all__ = ["GuardedHttpProtocol"]
@@ -31,9 +32,9 @@ _REASONS = {408: b"Request Timeout", 431: b"Request Header Fields Too Large"}
 class GuardedHttpProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol that answers oversized or slow headers and stalled bodies."""
 
-    max_header_bytes: int = 16 * 1024
-    header_timeout: float = 10.0
-    body_timeout: float = 30.0
+    max_header_bytes: int = MAX_HEADER_BYTES
+    header_timeout: float = HEADER_TIMEOUT_SECONDS
+    body_timeout: float = BODY_TIMEOUT_SECONDS
     _configured = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

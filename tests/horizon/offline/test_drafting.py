@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from horizon.offline.drafting import (
-    Draft,
     capitalise,
     entities_of,
     key_words,
@@ -22,6 +21,7 @@ from horizon.offline.drafting import (
     stream_template,
     topic_suggestions,
 )
+from horizon.page_state import StreamState
 from horizon.payloads import SCHEMA_PROPOSAL, STREAM_TEMPLATE, TOPIC_SUGGESTIONS
 from pagechat.tools import schema_error
 
@@ -48,7 +48,7 @@ def test_entities_are_typed_by_what_they_name() -> None:
 
 
 def test_a_schema_proposal_keeps_the_current_items_and_fills_the_blanks() -> None:
-    draft = Draft(
+    draft = StreamState(
         name="Sepsis care",
         purpose="Follow antimicrobial stewardship and rapid diagnostics in sepsis",
         topics=(("Sepsis care", "kept"),),
@@ -69,8 +69,8 @@ def test_a_schema_proposal_keeps_the_current_items_and_fills_the_blanks() -> Non
 
 
 def test_nothing_to_propose_is_none() -> None:
-    assert schema_proposal(Draft()) is None
-    full = Draft(
+    assert schema_proposal(StreamState()) is None
+    full = StreamState(
         name="Sepsis",
         purpose="Sepsis",
         topics=(("Sepsis", ""),),
@@ -82,7 +82,7 @@ def test_nothing_to_propose_is_none() -> None:
 
 
 def test_topic_suggestions_and_templates_satisfy_their_schemas() -> None:
-    topics = topic_suggestions(Draft(name="Alzheimer disease"), "")
+    topics = topic_suggestions(StreamState(name="Alzheimer disease"), "")
     assert topics is not None
     assert schema_error(TOPIC_SUGGESTIONS.schema, topics) is None
     for area in ("gene editing", "heart failure with preserved ejection fraction", "x"):
@@ -90,7 +90,7 @@ def test_topic_suggestions_and_templates_satisfy_their_schemas() -> None:
 
 
 def test_a_query_combines_topics_and_leaves_out_facets() -> None:
-    draft = Draft(
+    draft = StreamState(
         topics=(("SGLT2 inhibitors", ""), ("Clinical trials", "")),
         entities=(("Heart failure", "disease"),),
     )
@@ -160,9 +160,9 @@ def _phrasing(draw: st.DrawFn) -> str:
 
 
 @st.composite
-def _draft(draw: st.DrawFn) -> Draft:
+def _draft(draw: st.DrawFn) -> StreamState:
     own = draw(st.lists(st.sampled_from(_TERMS), max_size=2, unique=True))
-    return Draft(
+    return StreamState(
         name=draw(st.one_of(st.just(""), _phrasing())),
         purpose=draw(st.one_of(st.just(""), _phrasing())),
         topics=tuple((capitalise(t), "mine") for t in own),
@@ -211,7 +211,7 @@ def _shared_words(names: list[str]) -> frozenset[str]:
     return frozenset(w for w, n in counts.items() if n > 1)
 
 
-def _assert_said_once(data: dict[str, Any], draft: Draft) -> None:
+def _assert_said_once(data: dict[str, Any], draft: StreamState) -> None:
     mine = {d for _, d in draft.topics}
     names = [n for n, _ in draft.topics] + phrases(draft.name, draft.purpose)
     for field in ("topics", "entities", "categories"):
@@ -227,7 +227,7 @@ def _assert_said_once(data: dict[str, Any], draft: Draft) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(_draft(), _phrasing())
-def test_no_drafted_proposal_says_a_thing_twice(draft: Draft, area: str) -> None:
+def test_no_drafted_proposal_says_a_thing_twice(draft: StreamState, area: str) -> None:
     drafted = [
         schema_proposal(draft),
         topic_suggestions(draft, area),

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from horizon.offline.drafting import Draft
-from horizon.offline.situation import draft_of, read_situation
+from horizon.offline.situation import read_situation
+from horizon.page_state import StreamState, stream_of
 from pagechat.models import (
     AssistantTurn,
     ModelRequest,
@@ -40,7 +40,7 @@ def test_the_page_tab_and_stream_are_read_from_the_prompt() -> None:
         "retrieval",
         "hi",
     )
-    assert draft_of(situation.page) == Draft(
+    assert stream_of(situation.page) == StreamState(
         name="Sepsis care",
         purpose="Follow stewardship — and diagnostics",
         topics=(("Rapid diagnostics", "PCR — and more"),),

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from horizon.offline.drafting import Draft
 from horizon.offline.validation import validation_feedback, validation_results
+from horizon.page_state import StreamState
 from horizon.payloads import VALIDATION_FEEDBACK, VALIDATION_RESULTS
 from pagechat.tools import schema_error
 
-GOOD = Draft(
+GOOD = StreamState(
     name="Sepsis care",
     purpose="Follow antimicrobial stewardship and rapid diagnostics for adults with sepsis.",
     topics=(("Stewardship", "a"), ("Rapid diagnostics", "b"), ("Sepsis", "c")),
@@ -25,7 +25,7 @@ def test_a_complete_stream_has_no_issues() -> None:
 
 
 def test_broken_queries_and_duplicates_are_errors() -> None:
-    draft = Draft(
+    draft = StreamState(
         name="X",
         purpose="short",
         topics=(("Sepsis", ""), ("sepsis", "")),
@@ -44,8 +44,8 @@ def test_broken_queries_and_duplicates_are_errors() -> None:
 
 
 def test_a_new_draft_needs_no_queries_to_be_ready() -> None:
-    draft = Draft(name=GOOD.name, purpose=GOOD.purpose, topics=GOOD.topics)
+    draft = StreamState(name=GOOD.name, purpose=GOOD.purpose, topics=GOOD.topics)
     data = validation_feedback(draft)
     assert schema_error(VALIDATION_FEEDBACK.schema, data) is None
     assert data["ready"] is True
-    assert validation_feedback(Draft())["ready"] is False
+    assert validation_feedback(StreamState())["ready"] is False

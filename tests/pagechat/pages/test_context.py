@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pagechat.pages import CONTEXT_FAILED_NOTE, PageConfig
+from pagechat.pages import CONTEXT_FAILED_NOTE, PageConfig, page_context_block, page_context_in
 from pagechat.pages.context import apply_budget, render_page_context
 
 
@@ -59,3 +59,17 @@ def test_a_builder_cannot_change_the_request_context() -> None:
     context = {"report_id": 7}
     render_page_context(PageConfig("p", context_builder=greedy), context)
     assert context == {"report_id": 7}
+
+
+def test_the_prompts_page_context_block_is_found_again() -> None:
+    prompt = f"intro\n{page_context_block('Page: x')}\nPage: y"
+    assert prompt == "intro\n<page_context>\nPage: x\n</page_context>\nPage: y"
+    assert page_context_in(prompt) == "Page: x"
+
+
+def test_a_prompt_without_a_page_context_block_has_none() -> None:
+    assert page_context_in("no context here") == ""
+
+
+def test_a_block_that_is_not_closed_runs_to_the_end() -> None:
+    assert page_context_in("intro\n<page_context>\nPage: x\nTab: y\n") == "Page: x\nTab: y"

@@ -6,7 +6,8 @@ from collections.abc import ItemsView
 
 import pytest
 
-from pagechat.protocol import ChatResponsePayload, CompleteEvent, TextDeltaEvent
+from pagechat.events import Complete, TextDelta
+from pagechat.protocol import ChatResponsePayload
 from pagechat.runs import Run, RunManager, RunNotFound
 
 
@@ -18,8 +19,8 @@ async def test_a_run_that_completes_closes_its_log() -> None:
     runs = RunManager()
 
     async def body(run: Run) -> None:
-        run.emit(TextDeltaEvent(text="hi"))
-        run.emit(CompleteEvent(payload=ChatResponsePayload(message="hi")))
+        run.emit(TextDelta(text="hi"))
+        run.emit(Complete(payload=ChatResponsePayload(message="hi")))
 
     run = runs.start(owner_id="a", conversation_id=None, body=body)
     assert await _types(run) == ["text_delta", "complete"]
@@ -30,7 +31,7 @@ async def test_cancel_ends_the_log_with_cancelled() -> None:
     runs = RunManager()
 
     async def body(run: Run) -> None:
-        run.emit(TextDeltaEvent(text="partial"))
+        run.emit(TextDelta(text="partial"))
         await asyncio.sleep(30)
 
     run = runs.start(owner_id="a", conversation_id=None, body=body)
@@ -56,7 +57,7 @@ async def test_another_users_run_is_not_found() -> None:
     runs = RunManager()
 
     async def body(run: Run) -> None:
-        run.emit(CompleteEvent(payload=ChatResponsePayload(message="")))
+        run.emit(Complete(payload=ChatResponsePayload(message="")))
 
     run = runs.start(owner_id="alice", conversation_id=None, body=body)
     assert runs.get(run.id, owner_id="alice") is run
@@ -70,7 +71,7 @@ async def test_finished_runs_are_kept_for_the_retention_time_then_dropped() -> N
     runs = RunManager(retain_seconds=600)
 
     async def body(run: Run) -> None:
-        run.emit(CompleteEvent(payload=ChatResponsePayload(message="")))
+        run.emit(Complete(payload=ChatResponsePayload(message="")))
 
     kept = runs.start(owner_id="a", conversation_id=None, body=body)
     dropped = runs.start(owner_id="a", conversation_id=None, body=body)
@@ -105,7 +106,7 @@ async def test_a_burst_of_starts_does_not_scan_every_kept_run_for_each_start() -
     runs._runs = scans = _CountedScans()
 
     async def body(run: Run) -> None:
-        run.emit(CompleteEvent(payload=ChatResponsePayload(message="")))
+        run.emit(Complete(payload=ChatResponsePayload(message="")))
 
     started = [runs.start(owner_id="a", conversation_id=None, body=body) for _ in range(200)]
     await asyncio.gather(*(r.task for r in started if r.task is not None))

@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from pagechat.protocol import ChatResponsePayload, CompleteEvent, TextDeltaEvent
+from pagechat.events import Complete, TextDelta, to_wire
+from pagechat.protocol import ChatResponsePayload
 from pagechat.runs import Run, RunNotFound
 from pagechat.runs.redis import RedisRunManager
 
@@ -46,8 +47,8 @@ async def _commands(redis: Redis, name: str) -> int:
     return int(stats.get(f"cmdstat_{name}", {}).get("calls", 0))
 
 
-def _complete() -> CompleteEvent:
-    return CompleteEvent(payload=ChatResponsePayload(message="done"))
+def _complete() -> Complete:
+    return Complete(payload=ChatResponsePayload(message="done"))
 
 
 async def test_stream_ids_are_the_events_sequence_numbers(
@@ -57,7 +58,7 @@ async def test_stream_ids_are_the_events_sequence_numbers(
 
     async def body(run: Run) -> None:
         for word in ("one ", "two "):
-            run.emit(TextDeltaEvent(text=word))
+            run.emit(TextDelta(text=word))
         run.emit(_complete())
 
     run = a.runs.start(owner_id="ada", conversation_id="c1", body=body)
@@ -133,7 +134,7 @@ async def test_a_burst_of_events_is_written_in_few_round_trips(
 
     async def body(run: Run) -> None:
         for i in range(1000):
-            run.emit(TextDeltaEvent(text=f"{i} "))
+            run.emit(TextDelta(text=f"{i} "))
         run.emit(_complete())
 
     run = a.runs.start(owner_id="ada", conversation_id=None, body=body)
@@ -183,7 +184,7 @@ async def test_deleting_a_conversation_on_one_worker_stops_its_answer_on_another
     a, b = workers
 
     async def body(run: Run) -> None:
-        run.emit(TextDeltaEvent(text="thinking "))
+        run.emit(TextDelta(text="thinking "))
         await asyncio.sleep(30)
 
     run = a.runs.start(owner_id="ada", conversation_id="doomed", body=body)
@@ -201,7 +202,7 @@ async def test_a_run_whose_owner_died_ends_exactly_once_however_many_workers_not
     # What a killed owner leaves behind: its run's events so far, and no lease.
     keys = a.runs.keys("orphan")
     await redis.hset(keys.meta, mapping={"owner": "ada", "conversation": "", "worker": "gone"})
-    partial = TextDeltaEvent(text="partial ").model_dump_json()
+    partial = to_wire(TextDelta(text="partial ")).model_dump_json()
     await redis.xadd(keys.log, {"t": "text_delta", "d": partial}, id="1-0")
     await redis.sadd(a.runs.live_key, "orphan")
 

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from pagechat.protocol import ChatResponsePayload, CompleteEvent, TextDeltaEvent
+from pagechat.events import Complete, TextDelta, to_wire
+from pagechat.protocol import ChatResponsePayload
 from pagechat.redis_client import connect_redis
 from pagechat.runs import Run
 from pagechat.runs.redis import RedisRunManager
@@ -42,8 +43,8 @@ async def workers(redis_cluster: RedisClusterServers) -> AsyncIterator[tuple[Wor
     await b.runs.shutdown()
 
 
-def _complete() -> CompleteEvent:
-    return CompleteEvent(payload=ChatResponsePayload(message="done"))
+def _complete() -> Complete:
+    return Complete(payload=ChatResponsePayload(message="done"))
 
 
 async def test_runs_on_every_shard_are_written_and_followed_from_another_worker(
@@ -55,7 +56,7 @@ async def test_runs_on_every_shard_are_written_and_followed_from_another_worker(
     async def body(run: Run) -> None:
         await go.wait()  # every run's events in the same flushes
         for word in ("one ", "two ", "three "):
-            run.emit(TextDeltaEvent(text=f"{run.id[:4]} {word}"))
+            run.emit(TextDelta(text=f"{run.id[:4]} {word}"))
             await asyncio.sleep(0.002)
         run.emit(_complete())
 
@@ -85,7 +86,7 @@ async def test_stop_sent_to_another_worker_cancels_the_run_on_a_cluster(
     a, b = workers
 
     async def body(run: Run) -> None:
-        run.emit(TextDeltaEvent(text="thinking "))
+        run.emit(TextDelta(text="thinking "))
         await asyncio.sleep(30)
 
     run = a.runs.start(owner_id="ada", conversation_id="c1", body=body)
@@ -105,7 +106,7 @@ async def test_a_run_whose_owner_died_ends_once_on_a_cluster(
     # What a killed owner leaves behind: its run's events so far, and no lease.
     keys = a.runs.keys("orphan")
     await redis.hset(keys.meta, mapping={"owner": "ada", "conversation": "", "worker": "gone"})
-    partial = TextDeltaEvent(text="partial ").model_dump_json()
+    partial = to_wire(TextDelta(text="partial ")).model_dump_json()
     await redis.xadd(keys.log, {"t": "text_delta", "d": partial}, id="1-0")
     await redis.sadd(a.runs.live_key, "orphan")
 

@@ -14,8 +14,8 @@ from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pagechat.events import TextDelta
 from pagechat.models import ScriptedModel
-from pagechat.protocol import TextDeltaEvent
 from pagechat.runs.log import MemoryEventLog
 from pagechat.server import StaticTokens, create_app
 from pagechat.server.headers import CONTENT_SECURITY_POLICY
@@ -98,7 +98,7 @@ async def test_middleware_the_app_adds_sees_every_frame_of_an_answer() -> None:
 
 async def _stream() -> EventStream:
     log = MemoryEventLog()
-    log.append(TextDeltaEvent(text="hello"))
+    log.add(TextDelta(text="hello"))
     log.close()
     return EventStream(log)
 

@@ -6,7 +6,8 @@ import asyncio
 from collections.abc import MutableMapping
 from typing import Any
 
-from pagechat.protocol import ChatResponsePayload, CompleteEvent, StatusEvent, TextDeltaEvent
+from pagechat.events import Complete, Status, TextDelta
+from pagechat.protocol import ChatResponsePayload
 from pagechat.runs.log import MemoryEventLog
 from pagechat.server.sse import EventStream
 
@@ -42,8 +43,8 @@ class _Client:
 _SCOPE = {"type": "http", "method": "POST", "path": "/api/chat/stream"}
 
 
-def _complete() -> CompleteEvent:
-    return CompleteEvent(payload=ChatResponsePayload(message="abc"))
+def _complete() -> Complete:
+    return Complete(payload=ChatResponsePayload(message="abc"))
 
 
 async def test_events_sent_while_the_client_is_slow_arrive_in_order_and_the_stream_ends() -> None:
@@ -52,10 +53,10 @@ async def test_events_sent_while_the_client_is_slow_arrive_in_order_and_the_stre
     client.stall_after = 2  # the start, the first frame; then the send waits
     response = asyncio.create_task(EventStream(log, 0)(_SCOPE, client.receive, client.send))
     await asyncio.sleep(0)
-    log.append(StatusEvent(message="Thinking..."))
+    log.add(Status(message="Thinking..."))
     for text in "abc":
-        log.append(TextDeltaEvent(text=text))
-    log.append(_complete())
+        log.add(TextDelta(text=text))
+    log.add(_complete())
     log.close()
     await asyncio.sleep(0.01)
     assert not client.ended
@@ -69,7 +70,7 @@ async def test_events_sent_while_the_client_is_slow_arrive_in_order_and_the_stre
 async def test_a_resumed_stream_sends_what_came_after_the_last_event_id() -> None:
     log = MemoryEventLog()
     for text in "abcd":
-        log.append(TextDeltaEvent(text=text))
+        log.add(TextDelta(text=text))
     log.close()
     client = _Client()
     await asyncio.wait_for(EventStream(log, 2)(_SCOPE, client.receive, client.send), 5)
@@ -83,14 +84,14 @@ async def test_a_client_that_goes_away_is_told_to_the_app_and_the_run_goes_on() 
     stopped: list[bool] = []
     stream = EventStream(log, 0, on_disconnect=lambda: stopped.append(True))
     response = asyncio.create_task(stream(_SCOPE, client.receive, client.send))
-    log.append(TextDeltaEvent(text="a"))
+    log.add(TextDelta(text="a"))
     await asyncio.sleep(0)
     client.gone.set()
     await asyncio.wait_for(response, 5)
     assert stopped == [True]
     # The log is the run's, not the connection's: it goes on, nobody writes to the socket.
     sent = len(client.messages)
-    log.append(TextDeltaEvent(text="b"))
+    log.add(TextDelta(text="b"))
     assert len(client.messages) == sent
 
 

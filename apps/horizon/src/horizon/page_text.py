@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pagechat.pages import PAGE_CONTEXT_TAG
+
 __all__ = [
     "ITEM_SEPARATOR",
     "NOT_SET",
@@ -34,7 +36,6 @@ __all__ = [
     "PageText",
     "clean",
     "item",
-    "page_context_of",
     "read_page_text",
     "split_item",
 ]
@@ -42,7 +43,7 @@ __all__ = [
 NOT_SET = "(not set)"
 ITEM_SEPARATOR = " — "
 
-_OPEN, _CLOSE = "<page_context>", "</page_context>"
+_CLOSE = f"</{PAGE_CONTEXT_TAG}>"
 _FIELD = re.compile(r"([A-Z][A-Za-z0-9 /'-]{0,40}?): (.*)")
 _LIST = re.compile(r"([A-Z][A-Za-z0-9 /'-]{0,40}) \((\d+)\):(?: none)?")
 _SPACE = re.compile(r"\s+")
@@ -95,7 +96,7 @@ def clean(value: Any, limit: int = 400) -> str:
         text = f"{value:.2f}".rstrip("0").rstrip(".") if value == value else ""
     else:
         text = str(value)
-    # The prompt wraps this text in <page_context> tags; keep user text from closing them.
+    # The prompt wraps this text in the page-context tags; keep user text from closing them.
     text = _SPACE.sub(" ", text).strip().replace(_CLOSE, "</page context>")
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -170,16 +171,6 @@ class PageText:
 
     def items(self, label: str) -> tuple[str, ...]:
         return self.lists.get(label.casefold(), ())
-
-
-def page_context_of(system_prompt: str) -> str:
-    """The text inside the prompt's `<page_context>` tags ("" when there are none)."""
-    start = system_prompt.find(_OPEN)
-    if start < 0:
-        return ""
-    start += len(_OPEN)
-    end = system_prompt.find(_CLOSE, start)
-    return system_prompt[start : end if end >= 0 else len(system_prompt)].strip("\n")
 
 
 def read_page_text(text: str) -> PageText:

@@ -49,6 +49,7 @@ __all__ = [
     "ArticleSummary",
     "Category",
     "Entity",
+    "EntityType",
     "Insight",
     "Issue",
     "PayloadShape",
@@ -59,6 +60,7 @@ __all__ = [
     "PubmedSearchResults",
     "Query",
     "RetrievalProposal",
+    "RetrievalSource",
     "SchemaProposal",
     "StreamSuggestion",
     "StreamSuggestions",
@@ -86,8 +88,10 @@ EntityType = Literal[
     "population",
     "other",
 ]
+"""What an entity of a stream's semantic space is; the API's schemas use it too."""
 InsightKind = Literal["overlap", "gap", "coverage", "activity", "quality", "other"]
 RetrievalSource = Literal["pubmed"]
+"""Where a retrieval query runs; the API's schemas use it too."""
 
 CONFIDENCE_LEVELS: tuple[str, ...] = get_args(Confidence)
 ENTITY_TYPES: tuple[str, ...] = get_args(EntityType)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request, Response, status
 
 from ...auth.login import InvalidCredentials, LoginThrottled, PasswordLogin
+from ...defaults import TOKEN_TTL_MINUTES
 from ...protocol import ErrorResponse, LoginRequest, Token, UserPublic
 from ..deps import CurrentUser
 from ..session_cookie import clear_session, set_session
@@ -63,7 +64,7 @@ async def logout(_user: CurrentUser, response: Response) -> dict[str, bool]:
 
 def _session_seconds(authenticator: object) -> int:
     ttl = getattr(authenticator, "token_ttl", None)
-    return int(ttl.total_seconds()) if ttl is not None else 12 * 3600
+    return int(ttl.total_seconds()) if ttl is not None else TOKEN_TTL_MINUTES * 60
 
 
 @router.get("/me")

@@ -7,10 +7,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pagechat.pages import ActionContext
+from pagechat.pages import ActionContext, as_dict, as_id, first
 from pagechat.tools import schema_error
-
-from ..pages._state import as_dict, as_id, first
 
 __all__ = ["ActionFailed", "ActionOutcome", "action_scope", "check_data", "context_id"]
 

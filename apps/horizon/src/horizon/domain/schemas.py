@@ -7,9 +7,10 @@ wrote and the user accepted is exactly what a stream stores.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from ..payloads import EntityType, RetrievalSource
 
 __all__ = [
     "ArticleDetail",
@@ -36,21 +37,6 @@ __all__ = [
     "Topic",
 ]
 
-EntityType = Literal[
-    "disease",
-    "drug",
-    "gene",
-    "protein",
-    "pathway",
-    "intervention",
-    "biomarker",
-    "organism",
-    "method",
-    "population",
-    "other",
-]
-"""`horizon.payloads.ENTITY_TYPES`, as a type."""
-
 _Name = Field(min_length=1, max_length=200)
 _Note = Field(default="", max_length=4000)
 
@@ -70,7 +56,7 @@ class Entity(_Schema):
 
 
 class RetrievalQuery(_Schema):
-    source: Literal["pubmed"] = "pubmed"
+    source: RetrievalSource = "pubmed"
     query: str = Field(min_length=1, max_length=4000)
     rationale: str = Field(default="", max_length=1000)
 

@@ -4,10 +4,9 @@
 word overlap with each intent's phrasings: `intents`, `scoring`): search
 PubMed, look up a PMID, summarise a report, list and describe streams,
 compare, and draft stream settings as payload cards. It calls the real tools
-by name. It reads
-everything from the request: the page and its state from the `<page_context>`
-block the pages write (`horizon.page_text`), the tools from `request.tools` and
-this turn's tool results from the history.
+by name. It reads everything from the request: the page and its state from the
+page-context block the pages write (`horizon.page_text`, `horizon.page_state`), the
+tools from `request.tools` and this turn's tool results from the history.
 """
 
 from .model import DEFAULT_DELAY, OfflineModel

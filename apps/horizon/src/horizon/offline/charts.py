@@ -8,7 +8,7 @@ from ..page_text import Label
 from ..tool_specs import CHART_REPORT, CHART_STREAM, LIST_RESEARCH_STREAMS
 from .asks import Ask
 from .reading import first_lines, stream_ids_in
-from .replies import cannot, failed
+from .replies import result_of
 from .situation import Call, Situation, Step, compose, suggestions
 
 
@@ -16,14 +16,12 @@ def chart_report(s: Situation, ask: Ask) -> Step:
     report_id = ask.ids[0] if ask.ids else s.page.number(Label.REPORT_ID)
     if report_id is None:
         return Step("Which report? Open one, or name it, like “chart report 12”.")
-    done = s.last(CHART_REPORT.name)
-    if done is None:
-        if not s.can_call(CHART_REPORT.name):
-            return cannot(s, CHART_REPORT.name, f"chart report {report_id}")
-        call = Call(CHART_REPORT.name, {"report_id": report_id})
-        return Step(f"Charting report {report_id}.", (call,))
-    if done.is_error:
-        return failed(done, f"chart report {report_id}")
+    call = Call(CHART_REPORT.name, {"report_id": report_id})
+    done = result_of(
+        s, call, saying=f"Charting report {report_id}.", what=f"chart report {report_id}"
+    )
+    if isinstance(done, Step):
+        return done
     lines = first_lines(done.text, 3)[1:]
     return Step(
         compose(
@@ -38,14 +36,11 @@ def chart_stream(s: Situation, ask: Ask) -> Step:
     stream_id = ask.ids[0] if ask.ids else s.page.number(Label.STREAM_ID)
     if stream_id is None:
         return _pick_stream(s)
-    done = s.last(CHART_STREAM.name)
-    if done is None:
-        if not s.can_call(CHART_STREAM.name):
-            return cannot(s, CHART_STREAM.name, f"chart stream {stream_id}")
-        call = Call(CHART_STREAM.name, {"stream_id": stream_id})
-        return Step(f"Charting stream {stream_id} over time.", (call,))
-    if done.is_error:
-        return failed(done, f"chart stream {stream_id}")
+    call = Call(CHART_STREAM.name, {"stream_id": stream_id})
+    saying = f"Charting stream {stream_id} over time."
+    done = result_of(s, call, saying=saying, what=f"chart stream {stream_id}")
+    if isinstance(done, Step):
+        return done
     return Step(compose(f"Stream {stream_id}, report by report:", first_lines(done.text, 1)[0]))
 
 

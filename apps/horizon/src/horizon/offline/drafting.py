@@ -12,21 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-Pair = tuple[str, str]
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A stream's settings as the page shows them (all may be empty)."""
-
-    name: str = ""
-    purpose: str = ""
-    topics: tuple[Pair, ...] = ()
-    entities: tuple[Pair, ...] = ()
-    inclusion_notes: str = ""
-    exclusion_notes: str = ""
-    queries: tuple[Pair, ...] = ()
-    categories: tuple[Pair, ...] = ()
+from ..page_state import Pair, StreamState
 
 
 @dataclass(frozen=True)
@@ -316,7 +302,7 @@ def _as_entities(pairs: list[Pair]) -> list[dict[str, str]]:
     return [{"name": n, "type": t} for n, t in pairs]
 
 
-def schema_proposal(draft: Draft) -> dict[str, Any] | None:
+def schema_proposal(draft: StreamState) -> dict[str, Any] | None:
     """A SCHEMA_PROPOSAL's data from the name and purpose; None when nothing would change."""
     found = distinct(phrases(draft.name, draft.purpose))
     if not found:
@@ -351,7 +337,7 @@ def schema_proposal(draft: Draft) -> dict[str, Any] | None:
     }
 
 
-def topic_suggestions(draft: Draft, area: str = "") -> dict[str, Any] | None:
+def topic_suggestions(draft: StreamState, area: str = "") -> dict[str, Any] | None:
     """A TOPIC_SUGGESTIONS's data: phrases the draft's topics lack, then facets of its theme."""
     source = (area, draft.name, draft.purpose)
     found = distinct(phrases(*source))
@@ -392,7 +378,7 @@ def stream_template(area: str) -> dict[str, Any]:
         topics += [_topic(t, theme) for t in known.topics]
     topics = _merge((), _merge((), topics)[:4] + _facets(theme, 2))
     entities = entities_of(theme, *(n for n, _ in topics if n.casefold() not in _FACET_NAMES))
-    draft = Draft(name=name, topics=tuple(topics), entities=tuple(entities))
+    draft = StreamState(name=name, topics=tuple(topics), entities=tuple(entities))
     angles = listing([a for a in _ANGLES if not _overlaps(a, theme)])
     follow = _fitting(("Follow new research on {theme}", "Follow {theme}"), theme)
     return {
@@ -416,7 +402,7 @@ def _term(text: str) -> str:
     return f'"{words}"[Title/Abstract]'
 
 
-def pubmed_query(draft: Draft) -> str:
+def pubmed_query(draft: StreamState) -> str:
     """A PubMed boolean query: any topic, and a named disease when the topics name none."""
     names = [n for n, _ in draft.topics if n.casefold() not in _FACET_NAMES]
     names = names or phrases(draft.name, draft.purpose)
@@ -429,7 +415,7 @@ def pubmed_query(draft: Draft) -> str:
     return query + " NOT (editorial[Publication Type] OR comment[Publication Type])"
 
 
-def retrieval_proposal(draft: Draft) -> dict[str, Any] | None:
+def retrieval_proposal(draft: StreamState) -> dict[str, Any] | None:
     """A RETRIEVAL_PROPOSAL's data from the topics (or the name and purpose)."""
     if not draft.topics and not phrases(draft.name, draft.purpose):
         return None
@@ -449,7 +435,7 @@ def retrieval_proposal(draft: Draft) -> dict[str, Any] | None:
     }
 
 
-def categories(draft: Draft) -> list[Pair]:
+def categories(draft: StreamState) -> list[Pair]:
     """Report categories: one per topic (at most six), reviews, and a catch-all."""
     named = [(n, f"Articles mainly about {lower_first(n)}.") for n, _ in draft.topics[:5]]
     if not named:
@@ -461,7 +447,7 @@ def categories(draft: Draft) -> list[Pair]:
     ]
 
 
-def presentation_categories(draft: Draft) -> dict[str, Any]:
+def presentation_categories(draft: StreamState) -> dict[str, Any]:
     basis = "one per topic" if draft.topics else "by study type (the stream has no topics)"
     return {
         "categories": [{"name": n, "description": d} for n, d in categories(draft)],

@@ -27,7 +27,7 @@ from .reading import (
     sentences,
     stream_ids_in,
 )
-from .replies import cannot, failed
+from .replies import result_of
 from .situation import Call, Situation, Step, actions, compose, suggestions
 
 _SHOWN = 5
@@ -49,14 +49,10 @@ def search_pubmed(s: Situation, ask: Ask) -> Step:
     query = ask.query or _query_from_page(s)
     if not query:
         return _choose_search(s)
-    done = s.last(SEARCH_PUBMED.name)
-    if done is None:
-        if not s.can_call(SEARCH_PUBMED.name):
-            return cannot(s, SEARCH_PUBMED.name, "search PubMed")
-        call = Call(SEARCH_PUBMED.name, {"query": query, "max_results": 10})
-        return Step(f"Searching PubMed for “{query}”.", (call,))
-    if done.is_error:
-        return failed(done, "search PubMed")
+    call = Call(SEARCH_PUBMED.name, {"query": query, "max_results": 10})
+    done = result_of(s, call, saying=f"Searching PubMed for “{query}”.", what="search PubMed")
+    if isinstance(done, Step):
+        return done
     found = articles_in(done.text)
     if not found:
         return Step(f"PubMed found nothing for “{query}”. Try fewer or broader words.")
@@ -112,14 +108,10 @@ def article(s: Situation, ask: Ask) -> Step:
     if pmid is None:
         chips = [(f"PMID {p}", f"Tell me about PMID {p}") for p in listed_pmids(s)[:3]]
         return Step(compose("Which article? Give me its PMID.", suggestions(chips)))
-    tool = article_tool(s)
-    done = s.last(tool)
-    if done is None:
-        if not s.can_call(tool):
-            return cannot(s, tool, f"look up PMID {pmid}")
-        return Step(f"Looking up PMID {pmid}.", (Call(tool, {"pmid": pmid}),))
-    if done.is_error:
-        return failed(done, f"look up PMID {pmid}")
+    call = Call(article_tool(s), {"pmid": pmid})
+    done = result_of(s, call, saying=f"Looking up PMID {pmid}.", what=f"look up PMID {pmid}")
+    if isinstance(done, Step):
+        return done
     fields = fields_in(done.text)
     title = fields.get("Title")
     byline = " · ".join(v for k in ("Authors", "Journal", "Year", "DOI") if (v := fields.get(k)))
@@ -163,14 +155,15 @@ def summarise_report(s: Situation, ask: Ask) -> Step:
                 suggestions([("List my streams", "List my streams")]),
             )
         )
-    summary = s.last(GET_REPORT_SUMMARY.name)
-    if summary is None:
-        if not s.can_call(GET_REPORT_SUMMARY.name):
-            return cannot(s, GET_REPORT_SUMMARY.name, f"summarise report {report_id}")
-        call = Call(GET_REPORT_SUMMARY.name, {"report_id": report_id})
-        return Step(f"Reading report {report_id}.", (call,))
-    if summary.is_error:
-        return failed(summary, f"read report {report_id}")
+    summary = result_of(
+        s,
+        Call(GET_REPORT_SUMMARY.name, {"report_id": report_id}),
+        saying=f"Reading report {report_id}.",
+        what=f"summarise report {report_id}",
+        failed_what=f"read report {report_id}",
+    )
+    if isinstance(summary, Step):
+        return summary
     listing = s.last(GET_REPORT_ARTICLES.name)
     if listing is None and s.can_call(GET_REPORT_ARTICLES.name):
         call = Call(GET_REPORT_ARTICLES.name, {"report_id": report_id, "limit": 10})
@@ -195,13 +188,10 @@ def summarise_report(s: Situation, ask: Ask) -> Step:
 
 
 def list_streams(s: Situation, ask: Ask) -> Step:
-    done = s.last(LIST_RESEARCH_STREAMS.name)
-    if done is None:
-        if not s.can_call(LIST_RESEARCH_STREAMS.name):
-            return cannot(s, LIST_RESEARCH_STREAMS.name, "list your streams")
-        return Step("Listing your research streams.", (Call(LIST_RESEARCH_STREAMS.name, {}),))
-    if done.is_error:
-        return failed(done, "list your streams")
+    call = Call(LIST_RESEARCH_STREAMS.name, {})
+    done = result_of(s, call, saying="Listing your research streams.", what="list your streams")
+    if isinstance(done, Step):
+        return done
     lines = listing_lines(done.text, 10)
     ids = stream_ids_in(done.text)
     if not lines:
@@ -220,14 +210,15 @@ def stream_details(s: Situation, ask: Ask) -> Step:
     stream_id = ask.ids[0] if ask.ids else s.page.number(Label.STREAM_ID)
     if stream_id is None:
         return _pick_stream(s)
-    done = s.last(GET_STREAM_DETAILS.name)
-    if done is None:
-        if not s.can_call(GET_STREAM_DETAILS.name):
-            return cannot(s, GET_STREAM_DETAILS.name, f"show stream {stream_id}")
-        call = Call(GET_STREAM_DETAILS.name, {"stream_id": stream_id})
-        return Step(f"Fetching stream {stream_id}.", (call,))
-    if done.is_error:
-        return failed(done, f"fetch stream {stream_id}")
+    done = result_of(
+        s,
+        Call(GET_STREAM_DETAILS.name, {"stream_id": stream_id}),
+        saying=f"Fetching stream {stream_id}.",
+        what=f"show stream {stream_id}",
+        failed_what=f"fetch stream {stream_id}",
+    )
+    if isinstance(done, Step):
+        return done
     fields = fields_in(done.text)
     lines = [f"- **{k}:** {v}" for k, v in list(fields.items())[:10]]
     chips = []
@@ -263,14 +254,11 @@ def search_reports(s: Situation, ask: Ask) -> Step:
         return Step(
             "What should I look for in your reports? For example: “search my reports for PD-1”."
         )
-    done = s.last(SEARCH_ARTICLES_IN_REPORTS.name)
-    if done is None:
-        if not s.can_call(SEARCH_ARTICLES_IN_REPORTS.name):
-            return cannot(s, SEARCH_ARTICLES_IN_REPORTS.name, "search your reports")
-        call = Call(SEARCH_ARTICLES_IN_REPORTS.name, {"query": ask.query, "limit": 10})
-        return Step(f"Searching your reports for “{ask.query}”.", (call,))
-    if done.is_error:
-        return failed(done, "search your reports")
+    call = Call(SEARCH_ARTICLES_IN_REPORTS.name, {"query": ask.query, "limit": 10})
+    saying = f"Searching your reports for “{ask.query}”."
+    done = result_of(s, call, saying=saying, what="search your reports")
+    if isinstance(done, Step):
+        return done
     found = articles_in(done.text)
     if not found:
         return Step(f"None of your reports has an article about “{ask.query}”.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pagechat.tools import choices_block
 
+from ..page_state import stream_of
 from ..page_text import Label
 from ..payloads import (
     PORTFOLIO_INSIGHTS,
@@ -32,7 +33,7 @@ from .drafting import (
 )
 from .portfolio import portfolio_insights, read_stream_line
 from .portfolio import stream_suggestions as suggest_streams
-from .situation import Situation, Step, actions, compose, draft_of, suggestions
+from .situation import Situation, Step, actions, compose, suggestions
 from .validation import validation_feedback, validation_results
 
 _NEEDS_BASIS = "Give the stream a name and a purpose first: I draft from them."
@@ -64,7 +65,7 @@ def schema(s: Situation, ask: Ask) -> Step:
         if s.offers(TOPIC_SUGGESTIONS):
             return topics(s, ask)
         return _elsewhere(s, "semantic spaces", "a stream's edit page")
-    draft = draft_of(s.page)
+    draft = stream_of(s.page)
     data = schema_proposal(draft)
     if data is None:
         if not (draft.name or draft.purpose):
@@ -84,7 +85,7 @@ def topics(s: Situation, ask: Ask) -> Step:
         if s.page_name == "edit_stream":
             return schema(s, ask)
         return _elsewhere(s, "topics", "the new stream page")
-    data = topic_suggestions(draft_of(s.page), ask.query)
+    data = topic_suggestions(stream_of(s.page), ask.query)
     if data is None:
         return _pick_area(
             s,
@@ -110,7 +111,7 @@ def _pick_area(s: Situation, lead: str) -> Step:
 def template(s: Situation, ask: Ask) -> Step:
     if not s.offers(STREAM_TEMPLATE):
         return _elsewhere(s, "stream templates", "the new stream page")
-    draft = draft_of(s.page)
+    draft = stream_of(s.page)
     area = ask.query or draft.name or " ".join(phrases(draft.purpose)[:2])
     if not area:
         return _pick_area(s, "A template for which research area?")
@@ -128,7 +129,7 @@ def retrieval(s: Situation, ask: Ask) -> Step:
         if s.page_name == "edit_stream":
             return _switch_tab("retrieval", "Search queries")
         return _elsewhere(s, "search queries", "the retrieval tab of a stream's edit page")
-    data = retrieval_proposal(draft_of(s.page))
+    data = retrieval_proposal(stream_of(s.page))
     if data is None:
         return Step(_NEEDS_BASIS)
     return Step(
@@ -148,14 +149,14 @@ def categories(s: Situation, ask: Ask) -> Step:
     return Step(
         compose(
             "Categories for this stream's reports, one per topic:",
-            PRESENTATION_CATEGORIES.line(presentation_categories(draft_of(s.page))),
+            PRESENTATION_CATEGORIES.line(presentation_categories(stream_of(s.page))),
             suggestions([("Validate", "Validate this stream")]),
         )
     )
 
 
 def validate(s: Situation, ask: Ask) -> Step:
-    draft = draft_of(s.page)
+    draft = stream_of(s.page)
     if s.offers(VALIDATION_RESULTS):
         data = validation_results(draft)
         return Step(

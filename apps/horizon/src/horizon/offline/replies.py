@@ -6,7 +6,7 @@ from pagechat.tools import choices_block
 
 from ..page_text import Label
 from .reading import first_line
-from .situation import Done, Situation, Step, compose
+from .situation import Call, Done, Situation, Step, compose
 
 OFFLINE_NOTE = (
     "I am Horizon's offline assistant: no language model is connected, so I do each page's "
@@ -88,3 +88,19 @@ def failed(done: Done, what: str) -> Step:
         f"I could not {what}: the `{done.name}` tool failed ({first_line(done.text)}). "
         "Try again in a moment, or ask differently."
     )
+
+
+def result_of(
+    s: Situation, call: Call, *, saying: str, what: str, failed_what: str = ""
+) -> Done | Step:
+    """This turn's result of `call`'s tool, or the step to take instead: making the call
+    (`saying` so), or the honest answer that it cannot `what` (the tool is not here, or
+    no call is left), or that it could not (`failed_what`, else `what`: the tool failed)."""
+    done = s.last(call.name)
+    if done is None:
+        if not s.can_call(call.name):
+            return cannot(s, call.name, what)
+        return Step(saying, (call,))
+    if done.is_error:
+        return failed(done, failed_what or what)
+    return done

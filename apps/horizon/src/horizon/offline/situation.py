@@ -1,8 +1,9 @@
 """What the offline model knows when it is called, read from the `ModelRequest` alone.
 
 * the ask: the last user turn's text;
-* the page, tab and page state: the `<page_context>` block of the system prompt,
-  written by Horizon's pages in the `horizon.page_text` format;
+* the page, tab and page state: the page-context block of the system prompt
+  (`pagechat.pages.page_context_in`), written by Horizon's pages in the
+  `horizon.page_text` format;
 * the payloads the page offers this turn: their markers in the system prompt
   (outside the page context, so page data cannot offer one);
 * the tools it may call: `request.tools` (none when `tool_choice` is "none");
@@ -17,10 +18,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pagechat.models import AssistantTurn, ModelRequest, ToolResultsTurn, UserTurn
+from pagechat.pages import page_context_in
 
-from ..page_text import Label, PageText, page_context_of, read_page_text, split_item
+from ..page_text import PageText, read_page_text
 from ..payloads import ALL_SHAPES, PayloadShape
-from .drafting import Draft
 
 MAX_ROUNDS = 4
 """Tool-call rounds per turn; after that the model answers with what it has."""
@@ -85,7 +86,7 @@ def read_situation(request: ModelRequest) -> Situation:
     last = messages[start] if start >= 0 else None
     message = last.text if isinstance(last, UserTurn) else ""
     turn = messages[start + 1 :]
-    context = page_context_of(request.system)
+    context = page_context_in(request.system)
     outside = request.system.replace(context, "") if context else request.system
     rounds = sum(1 for m in turn if isinstance(m, AssistantTurn) and m.tool_calls)
     return Situation(
@@ -109,24 +110,6 @@ def _done(turn: list[Any]) -> list[Done]:
                 name, given = calls.get(result.tool_use_id, ("", {}))
                 found.append(Done(name, given, result.content, result.is_error))
     return found
-
-
-def draft_of(page: PageText) -> Draft:
-    """The stream the page shows (edit and new stream pages), as written by the page."""
-
-    def pairs(label: str) -> tuple[tuple[str, str], ...]:
-        return tuple(split_item(i) for i in page.items(label))
-
-    return Draft(
-        name=page.field(Label.STREAM_NAME) or "",
-        purpose=page.field(Label.PURPOSE) or "",
-        topics=pairs(Label.TOPICS),
-        entities=pairs(Label.ENTITIES),
-        inclusion_notes=page.field(Label.INCLUSION) or "",
-        exclusion_notes=page.field(Label.EXCLUSION) or "",
-        queries=pairs(Label.QUERIES),
-        categories=pairs(Label.CATEGORIES),
-    )
 
 
 def suggestions(values: list[tuple[str, str]]) -> str:

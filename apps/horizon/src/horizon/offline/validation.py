@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..page_state import StreamState
 from ..pubmed import tokenize
-from .drafting import Draft
 
 Issue = dict[str, str]
 
@@ -33,7 +33,7 @@ def _query_problem(query: str) -> str | None:
     return None
 
 
-def check(draft: Draft, *, existing: bool) -> dict[str, list[Issue]]:
+def check(draft: StreamState, *, existing: bool) -> dict[str, list[Issue]]:
     """Errors, warnings and suggestions; `existing` streams must also have queries."""
     errors: list[Issue] = []
     warnings: list[Issue] = []
@@ -71,7 +71,7 @@ def check(draft: Draft, *, existing: bool) -> dict[str, list[Issue]]:
 
 
 def _check_queries(
-    draft: Draft, existing: bool, errors: list[Issue], warnings: list[Issue]
+    draft: StreamState, existing: bool, errors: list[Issue], warnings: list[Issue]
 ) -> None:
     if existing and not draft.queries:
         errors.append(_issue("queries", "No retrieval query: the stream will find nothing."))
@@ -89,11 +89,11 @@ def summary(issues: dict[str, list[Issue]]) -> str:
     return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in counts)
 
 
-def validation_results(draft: Draft) -> dict[str, Any]:
+def validation_results(draft: StreamState) -> dict[str, Any]:
     issues = check(draft, existing=True)
     return {**issues, "summary": summary(issues)}
 
 
-def validation_feedback(draft: Draft) -> dict[str, Any]:
+def validation_feedback(draft: StreamState) -> dict[str, Any]:
     issues = check(draft, existing=False)
     return {"ready": not issues["errors"], **issues, "summary": summary(issues)}

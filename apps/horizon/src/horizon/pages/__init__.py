@@ -8,7 +8,8 @@ The app loads them once at start::
     load_pages(PAGE_MODULES)
 
 Each module's docstring lists the context keys its web page sends; every page
-writes that state with `horizon.page_text`, which the offline model reads back.
+writes that state with `horizon.page_text` (a stream with `horizon.page_state`),
+which the offline model reads back.
 Tools are not registered here: Horizon's tools are global (`register_tool`), or a
 page module passes `tools=` / `TabConfig(tools=...)` for ones that belong to it.
 """

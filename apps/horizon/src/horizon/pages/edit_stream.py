@@ -27,13 +27,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagechat.pages import ClientAction, PayloadConfig, TabConfig, register_page
+from pagechat.pages import ClientAction, PayloadConfig, TabConfig, as_id, first, register_page
 
 from ..actions import (
     APPLY_PRESENTATION_CATEGORIES,
     APPLY_RETRIEVAL_PROPOSAL,
     APPLY_SCHEMA_PROPOSAL,
 )
+from ..page_state import read_stream, write_stream
 from ..page_text import ContextText, Label
 from ..payloads import (
     ENTITY_TYPES,
@@ -43,7 +44,6 @@ from ..payloads import (
     VALIDATION_RESULTS,
 )
 from ._instructions import payload_instructions
-from ._state import as_id, first, read_stream, write_stream
 
 __all__ = ["ACCEPT_EFFECT", "PAGE", "SWITCH_TAB", "TABS", "build_context"]
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagechat.pages import PayloadConfig, register_page
+from pagechat.pages import PayloadConfig, first, register_page
 
 from ..actions import CREATE_STREAM_FROM_TEMPLATE
+from ..page_state import read_stream, write_stream
 from ..page_text import ContextText
 from ..payloads import ENTITY_TYPES, STREAM_TEMPLATE, TOPIC_SUGGESTIONS, VALIDATION_FEEDBACK
 from ._instructions import payload_instructions
-from ._state import first, read_stream, write_stream
 
 __all__ = ["PAGE", "build_context"]
 

@@ -23,11 +23,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagechat.pages import ClientAction, register_page
+from pagechat.pages import (
+    ClientAction,
+    as_dict,
+    as_id,
+    as_list,
+    as_number,
+    first,
+    register_page,
+)
 
 from ..actions import SAVE_ARTICLE_NOTE, STAR_ARTICLE
 from ..page_text import ContextText, Label, clean, item
-from ._state import as_dict, as_id, as_list, as_number, first
 
 __all__ = ["OPEN_ARTICLE", "PAGE", "build_context"]
 

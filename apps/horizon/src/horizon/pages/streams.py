@@ -20,12 +20,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagechat.pages import ClientAction, PayloadConfig, register_page
+from pagechat.pages import (
+    ClientAction,
+    PayloadConfig,
+    as_dict,
+    as_id,
+    as_list,
+    first,
+    register_page,
+)
 
+from ..page_state import pairs
 from ..page_text import ContextText, Label, clean, item
 from ..payloads import INSIGHT_KINDS, PORTFOLIO_INSIGHTS, STREAM_SUGGESTIONS
 from ._instructions import payload_instructions
-from ._state import as_dict, as_id, as_list, first, pairs
 
 __all__ = ["CREATE_STREAM", "OPEN_STREAM", "PAGE", "build_context"]
 

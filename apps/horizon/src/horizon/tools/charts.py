@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pagechat.tools import ToolContext, ToolResult, chart_payload
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pagechat.tools import ToolResult, chart_payload
 
 from ..domain import get_report, get_stream, list_reports, report_articles
 from ..tool_specs import CHART_REPORT, CHART_STREAM
-from .common import NoScope, error, from_spec, one_line, scope
+from .common import error, from_spec, one_line, scoped
 
 __all__ = ["CHART_REPORT_TOOL", "CHART_STREAM_TOOL", "chart_report", "chart_stream"]
 
@@ -37,14 +39,11 @@ def _bars(rows: list[dict[str, Any]], field: str, title: str, sort: str | list[s
     )
 
 
-async def chart_report(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+@scoped
+async def chart_report(params: dict[str, Any], session: AsyncSession, user_id: str) -> ToolResult:
     import altair as alt
 
     report_id = int(params["report_id"])
-    try:
-        session, user_id = scope(ctx)
-    except NoScope as exc:
-        return error(str(exc))
     report = await get_report(session=session, user_id=user_id, report_id=report_id)
     if report is None:
         return error(f"You have no report with ID {report_id}.")
@@ -70,14 +69,11 @@ async def chart_report(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
     return ToolResult(text, chart_payload(chart.to_dict(), title=title))
 
 
-async def chart_stream(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+@scoped
+async def chart_stream(params: dict[str, Any], session: AsyncSession, user_id: str) -> ToolResult:
     import altair as alt
 
     stream_id = int(params["stream_id"])
-    try:
-        session, user_id = scope(ctx)
-    except NoScope as exc:
-        return error(str(exc))
     stream = await get_stream(session=session, user_id=user_id, stream_id=stream_id)
     reports = await list_reports(session=session, user_id=user_id, stream_id=stream_id)
     if stream is None or reports is None:

@@ -6,6 +6,8 @@ Text follows `horizon.tool_specs`: an article in a list is one line
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -25,6 +27,7 @@ __all__ = [
     "from_spec",
     "one_line",
     "scope",
+    "scoped",
     "snippet",
 ]
 
@@ -54,6 +57,25 @@ def scope(ctx: ToolContext) -> tuple[AsyncSession, str]:
     if not ctx.user_id:
         raise NoScope("Horizon's tools act for a signed-in user, and this run has none.")
     return ctx.session, ctx.user_id
+
+
+ScopedRun = Callable[[dict[str, Any], AsyncSession, str], Awaitable[ToolResult]]
+"""A tool's work given its input, the run's database session and the user it acts for."""
+
+
+def scoped(run: ScopedRun) -> Callable[[dict[str, Any], ToolContext], Awaitable[ToolResult]]:
+    """The executor of `run`: it gets the run's session and user (`scope`), or the tool
+    answers, as an error, why there are none."""
+
+    @functools.wraps(run)
+    async def executor(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        try:
+            session, user_id = scope(ctx)
+        except NoScope as exc:
+            return error(str(exc))
+        return await run(params, session, user_id)
+
+    return executor
 
 
 def error(text: str) -> ToolResult:

@@ -8,7 +8,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from pagechat.tools import ToolContext, ToolResult
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pagechat.tools import ToolResult
 
 from ..domain import (
     ReportArticlePublic,
@@ -30,14 +32,13 @@ from ..tool_specs import (
     SEARCH_ARTICLES_IN_REPORTS,
 )
 from .common import (
-    NoScope,
     article_data,
     article_line,
     article_text,
     error,
     from_spec,
     one_line,
-    scope,
+    scoped,
 )
 
 __all__ = [
@@ -63,12 +64,11 @@ def _no_report(report_id: int) -> ToolResult:
     )
 
 
-async def get_report_summary(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+@scoped
+async def get_report_summary(
+    params: dict[str, Any], session: AsyncSession, user_id: str
+) -> ToolResult:
     report_id = int(params["report_id"])
-    try:
-        session, user_id = scope(ctx)
-    except NoScope as exc:
-        return error(str(exc))
     report = await get_report(session=session, user_id=user_id, report_id=report_id)
     if report is None:
         return _no_report(report_id)
@@ -106,13 +106,12 @@ def _entry_lines(number: int, entry: ReportArticlePublic) -> list[str]:
     return lines
 
 
-async def get_report_articles(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+@scoped
+async def get_report_articles(
+    params: dict[str, Any], session: AsyncSession, user_id: str
+) -> ToolResult:
     report_id = int(params["report_id"])
     limit = int(params.get("limit", DEFAULT_ARTICLES))
-    try:
-        session, user_id = scope(ctx)
-    except NoScope as exc:
-        return error(str(exc))
     report = await get_report(session=session, user_id=user_id, report_id=report_id)
     if report is None:
         return _no_report(report_id)
@@ -140,13 +139,12 @@ def _where(entries: list[ReportEntry]) -> str:
     return "; ".join(parts)
 
 
-async def search_articles_in_reports(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+@scoped
+async def search_articles_in_reports(
+    params: dict[str, Any], session: AsyncSession, user_id: str
+) -> ToolResult:
     query = " ".join(str(params["query"]).split())
     limit = int(params.get("limit", DEFAULT_MATCHES))
-    try:
-        session, user_id = scope(ctx)
-    except NoScope as exc:
-        return error(str(exc))
     matches = await search_articles(
         session=session, query=query, limit=limit, within=user_article_ids(user_id)
     )
@@ -174,12 +172,11 @@ def _entry_text(entry: ReportEntry) -> str:
     return text
 
 
-async def get_article_details(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+@scoped
+async def get_article_details(
+    params: dict[str, Any], session: AsyncSession, user_id: str
+) -> ToolResult:
     pmid = str(params["pmid"]).strip().upper()
-    try:
-        session, user_id = scope(ctx)
-    except NoScope as exc:
-        return error(str(exc))
     article = await get_article(session=session, pmid=pmid)
     if article is None:
         return error(
@@ -202,13 +199,12 @@ SEARCH_ARTICLES_IN_REPORTS_TOOL = from_spec(SEARCH_ARTICLES_IN_REPORTS, search_a
 GET_ARTICLE_DETAILS_TOOL = from_spec(GET_ARTICLE_DETAILS, get_article_details)
 
 
-async def delete_report_tool(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+@scoped
+async def delete_report_tool(
+    params: dict[str, Any], session: AsyncSession, user_id: str
+) -> ToolResult:
     """Delete a report; it runs only after the user approved (see DELETE_REPORT_TOOL)."""
     report_id = int(params["report_id"])
-    try:
-        session, user_id = scope(ctx)
-    except NoScope as exc:
-        return error(str(exc))
     if not await delete_report(session=session, user_id=user_id, report_id=report_id):
         return _no_report(report_id)
     await session.commit()

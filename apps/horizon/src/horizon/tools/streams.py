@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagechat.tools import ToolContext, ToolResult
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pagechat.tools import ToolResult
 
 from ..domain import StreamPublic, get_stream, list_reports, list_streams, stream_public
 from ..tool_specs import GET_STREAM_DETAILS, LIST_RESEARCH_STREAMS
-from .common import NoScope, error, from_spec, one_line, scope
+from .common import error, from_spec, one_line, scoped
 
 __all__ = [
     "GET_STREAM_DETAILS_TOOL",
@@ -28,11 +30,10 @@ def _stream_line(stream: StreamPublic) -> str:
     return f"- ID {stream.id}: {one_line(stream.name)}{purpose} ({', '.join(facts)})"
 
 
-async def list_research_streams(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    try:
-        session, user_id = scope(ctx)
-    except NoScope as exc:
-        return error(str(exc))
+@scoped
+async def list_research_streams(
+    params: dict[str, Any], session: AsyncSession, user_id: str
+) -> ToolResult:
     streams = await list_streams(session=session, user_id=user_id)
     if not streams:
         return ToolResult("You have no research streams yet.")
@@ -63,12 +64,11 @@ def _details(stream: StreamPublic) -> list[str]:
     ]
 
 
-async def get_stream_details(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+@scoped
+async def get_stream_details(
+    params: dict[str, Any], session: AsyncSession, user_id: str
+) -> ToolResult:
     stream_id = int(params["stream_id"])
-    try:
-        session, user_id = scope(ctx)
-    except NoScope as exc:
-        return error(str(exc))
     stream = await get_stream(session=session, user_id=user_id, stream_id=stream_id)
     if stream is None:
         return error(

@@ -1,7 +1,12 @@
-"""Reading the page state the browser sent, which may be missing, partial or odd.
+"""Horizon's page state: what its web pages send, read into what the page text shows.
 
-Nothing here raises: a value of the wrong type reads as empty, so a context
-builder always has something to write.
+The browser's state may be missing, partial or odd; pagechat's readers
+(`pagechat.pages.as_dict`, `as_id`, `first`...) take any of it without raising.
+What is Horizon's own is here: lists of named items as (name, detail) pairs, and a
+research stream as a page holds it (`StreamState`): read from the state the
+edit-stream and new-stream pages send (`read_stream`), written as page text
+(`write_stream`), and read back from that text by the offline model (`stream_of`),
+which drafts its proposals from it.
 """
 
 from __future__ import annotations
@@ -10,47 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..page_text import ContextText, Label, clean, item
+from pagechat.pages import as_dict, as_list, first
+
+from .page_text import ContextText, Label, PageText, clean, item, split_item
+
+__all__ = ["Pair", "StreamState", "pairs", "read_stream", "stream_of", "write_stream"]
 
 Pair = tuple[str, str]
-
-
-def as_dict(value: Any) -> dict[str, Any]:
-    return dict(value) if isinstance(value, Mapping) else {}
-
-
-def as_list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list | tuple) else []
-
-
-_MAX_ID = 2**63 - 1
-"""No row has a larger id (a signed 64-bit key), and the database refuses to compare one."""
-
-
-def as_id(value: Any) -> int | None:
-    """A positive integer id, from an int or a string of digits; None if no row can have it."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 19:
-        value = int(value.strip())
-    if isinstance(value, int):
-        return value if 0 < value <= _MAX_ID else None
-    return None
-
-
-def as_number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return None
-    try:
-        number = float(value)
-    except ValueError:
-        return None
-    return number if number == number else None
-
-
-def first(mapping: Mapping[str, Any], *keys: str) -> Any:
-    """The value of the first of `keys` that is present and not None."""
-    return next((mapping[k] for k in keys if mapping.get(k) is not None), None)
+"""A named item and its detail ("" when it has none): a topic and its description..."""
 
 
 def pairs(value: Any, name_keys: tuple[str, ...], detail_keys: tuple[str, ...]) -> list[Pair]:
@@ -69,7 +41,7 @@ def pairs(value: Any, name_keys: tuple[str, ...], detail_keys: tuple[str, ...]) 
 
 @dataclass(frozen=True)
 class StreamState:
-    """A research stream as the page holds it (all of it, or a draft)."""
+    """A research stream as the page holds it (all of it, or a draft; all may be empty)."""
 
     name: str = ""
     purpose: str = ""
@@ -126,3 +98,21 @@ def write_stream(text: ContextText, stream: StreamState) -> None:
     text.field(Label.EXCLUSION, stream.exclusion_notes, limit=1000, always=True)
     text.items(Label.QUERIES, (item(s, q) for s, q in stream.queries), item_chars=1000)
     text.items(Label.CATEGORIES, (item(n, d) for n, d in stream.categories))
+
+
+def stream_of(page: PageText) -> StreamState:
+    """The stream `write_stream` wrote into a page's text, read back."""
+
+    def read_pairs(label: str) -> tuple[Pair, ...]:
+        return tuple(split_item(i) for i in page.items(label))
+
+    return StreamState(
+        name=page.field(Label.STREAM_NAME) or "",
+        purpose=page.field(Label.PURPOSE) or "",
+        topics=read_pairs(Label.TOPICS),
+        entities=read_pairs(Label.ENTITIES),
+        inclusion_notes=page.field(Label.INCLUSION) or "",
+        exclusion_notes=page.field(Label.EXCLUSION) or "",
+        queries=read_pairs(Label.QUERIES),
+        categories=read_pairs(Label.CATEGORIES),
+    )
