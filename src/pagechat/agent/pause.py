@@ -4,6 +4,10 @@ The loop does not wait in memory: it stops, and everything it needs to go on is 
 `LoopState` that serializes to plain JSON. Whoever holds the decision — the same
 process minutes later, another worker, or a server started after a crash — resumes
 it with `run_agent_loop(..., resume=LoopResume(state, approved, note))`.
+
+This is the loop's part of a pause. The turn's part — the answer the user saw so far,
+its cards, the page context — is `chat.paused.SavedTurn`, which stores this state
+(`to_json`) beside it.
 """
 
 from __future__ import annotations

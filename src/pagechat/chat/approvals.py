@@ -1,12 +1,16 @@
-"""Tool approval: a turn paused before a call the user must approve, and its resumption.
+"""Pause and resume: a turn waiting before a tool call, and the one run that goes on with it.
 
-Nothing waits in memory. When the loop reaches such a call, the turn's whole state is
-stored with the request (`pagechat.store.approvals`), the answer is stored as
-`needs_approval`, and the run ends with `approval_requested`. The decision — made on any
-worker, by the user or by the timeout — is one conditional UPDATE that exactly one caller
-wins; the winner starts a new run that replays the answer so far and goes on from the
-stored state. So a reload, a server restart or another worker all see the same card, and
-no run holds a model connection or a quota slot while the user thinks.
+Two things pause a turn the same way: a call the user must approve, and a call of a
+frontend tool (chat/frontend_tools.py) that the client runs itself. Nothing waits in
+memory. When the loop reaches such a call, the turn's whole state (`SavedTurn`,
+chat/paused.py) is stored with the request (`pagechat.store.approvals`, kind `approval` or
+`frontend_tool`), the answer is stored as `needs_approval`, and the run ends with
+`approval_requested`. The decision — the user's, the client's result, or the timeout — is
+one conditional UPDATE that exactly one caller wins, on any worker; the winner starts a new
+run through the `Resumer` it is given (ChatService.resume_turn), which replays the answer
+so far and goes on from the saved state. So a reload, a server restart or another worker
+all see the same card, and no run holds a model connection or a quota slot while the user
+thinks. This module knows the chat service only as that `Resumer`.
 """
 
 from __future__ import annotations
@@ -15,46 +19,32 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..agent import AgentApprovalRequested, LoopResume, LoopState
+from ..agent import AgentApprovalRequested
 from ..defaults import APPROVAL_TIMEOUT_SECONDS
-from ..events import (
-    ApprovalRequested,
-    ApprovalResolved,
-    RunEvent,
-    TextDelta,
-    ToolComplete,
-    ToolStart,
-)
+from ..events import ApprovalRequested
 from ..identity import Principal
-from ..pages import ParsedReply
-from ..protocol import (
-    ApprovalPublic,
-    CustomPayload,
-    SuggestedAction,
-    SuggestedValue,
-    ToolHistoryEntry,
-    Usage,
-)
+from ..protocol import ApprovalPublic
 from ..runs import Run
 from ..store import approvals as rows
-from ..store.approvals import ApprovalDecided, ApprovalNotFound, ClaimedApproval
-from ..store.base import AssistantRecord
+from ..store.approvals import ApprovalDecided, ApprovalNotFound
+from ..store.base import TurnIds
 from ..store.tables import utcnow
-from .frontend_tools import frontend_result
+from ..tools.types import ToolConfig, ToolResult
+from .frontend_tools import FrontendResultRefused
+from .paused import PausedTurn, Resumer, SavedTurn
 
 __all__ = [
     "ApprovalDecided",
     "ApprovalNotFound",
     "ApprovalPending",
     "Approvals",
-    "PausedTurn",
-    "replay_events",
 ]
 
 logger = logging.getLogger(__name__)
@@ -64,46 +54,9 @@ class ApprovalPending(RuntimeError):
     """A new turn in a conversation whose answer waits for an approval (the caller's mistake)."""
 
 
-class PausedTurn:
-    """What a resumed turn starts from: the answer so far and the loop's state."""
-
-    def __init__(self, claimed: ClaimedApproval) -> None:
-        state = claimed.state
-        self.claimed = claimed
-        self.context: dict[str, Any] = dict(state["context"])
-        self.message: str = str(state["message"])
-        self.content: str = str(state["content"])
-        self.tool_history = [ToolHistoryEntry.model_validate(e) for e in state["tool_history"]]
-        usage = state["usage"]
-        self.usage = Usage(input_tokens=int(usage[0]), output_tokens=int(usage[1]))
-        parsed = state.get("parsed")  # absent in requests stored before it was kept
-        self.parsed = (
-            None
-            if not isinstance(parsed, dict)
-            else ParsedReply(
-                message="",
-                payloads=[CustomPayload.model_validate(p) for p in parsed["payloads"]],
-                suggested_values=[SuggestedValue.model_validate(v) for v in parsed["values"]],
-                suggested_actions=[SuggestedAction.model_validate(a) for a in parsed["actions"]],
-                warnings=[str(w) for w in parsed["warnings"]],
-            )
-        )
-        """What the reply parser took out of the text before the pause (payloads, chips)."""
-        approval = claimed.approval
-        self.resume = LoopResume(
-            LoopState.from_json(state["loop"]),
-            approval.status == "approved",
-            approval.note,
-            result=frontend_result(claimed),
-        )
-
-
-Resumer = Callable[[Principal, PausedTurn, str], Awaitable[Run]]
-"""Starts the run that goes on with a paused turn (ChatService.resume_turn)."""
-
-
 class Approvals:
-    """Stored approval requests: their decisions, and the timeout that denies undecided ones."""
+    """Paused turns (approvals and frontend tool calls): pausing one, the decision or result
+    that resumes it, and the timeout that lapses undecided ones."""
 
     def __init__(
         self,
@@ -124,54 +77,32 @@ class Approvals:
         event: AgentApprovalRequested,
         *,
         user: Principal,
-        conversation_id: str,
-        message_id: str,
-        request_message: str,
-        context: dict[str, Any],
-        record: AssistantRecord,
-        finish: Callable[[AssistantRecord], Awaitable[None]],
-        parsed: ParsedReply | None = None,
+        ids: TurnIds,
+        saved: SavedTurn,
+        finish: Callable[[], Awaitable[None]],
     ) -> None:
-        """Store the paused turn, then the answer as `needs_approval`, then tell the client.
-
-        `parsed` is what the reply parser took out of the answer so far: the resumed turn
-        starts from it, so the answer ends with the same payloads as if it had not paused."""
+        """Store the paused turn, then (`finish`) the answer as `needs_approval`, then
+        tell the client. `saved` is what the turn goes on from (`SavedTurn`)."""
         expires_at = (
             utcnow() + timedelta(seconds=self.timeout_seconds)
             if self.timeout_seconds is not None
             else None
         )
-        usage = record.usage or Usage()
-        state = {
-            "loop": event.state.to_json(),
-            "context": context,
-            "message": request_message,
-            "content": record.content,
-            "tool_history": [e.model_dump(mode="json") for e in record.tool_history],
-            "usage": [usage.input_tokens, usage.output_tokens],
-        }
-        if parsed is not None:
-            state["parsed"] = {
-                "payloads": [p.model_dump(mode="json") for p in parsed.payloads],
-                "values": [v.model_dump(mode="json") for v in parsed.suggested_values or []],
-                "actions": [a.model_dump(mode="json") for a in parsed.suggested_actions or []],
-                "warnings": list(parsed.warnings),
-            }
         async with self._sessions.begin() as session:
             approval = await rows.create_approval(
                 session=session,
                 owner_id=user.id,
-                conversation_id=conversation_id,
-                message_id=message_id,
+                conversation_id=ids.conversation_id,
+                message_id=ids.assistant_message_id,
                 tool=event.tool,
                 tool_use_id=event.tool_use_id,
                 input=event.input,
                 reason=event.reason,
                 expires_at=expires_at,
-                state=state,
+                state=saved.to_json(),
                 kind=event.approval_kind,
             )
-        await finish(record)
+        await finish()
         run.emit(
             ApprovalRequested(
                 approval_id=approval.id,
@@ -180,8 +111,8 @@ class Approvals:
                 reason=approval.reason,
                 tool_use_id=event.tool_use_id,
                 expires_at=approval.expires_at,
-                conversation_id=conversation_id,
-                message_id=message_id,
+                conversation_id=ids.conversation_id,
+                message_id=ids.assistant_message_id,
             )
         )
 
@@ -208,8 +139,69 @@ class Approvals:
                 note=note,
                 run_id=run_id,
             )
-        run = await resume(user, PausedTurn(claimed), run_id)
+        run = await resume(user, PausedTurn.of(claimed), run_id)
         return claimed.approval, run
+
+    async def answer_frontend_call(
+        self,
+        *,
+        user: Principal,
+        conversation_id: str,
+        results: Mapping[str, ToolResult],
+        tools: Sequence[ToolConfig],
+        context: dict[str, Any],
+        resume: Resumer,
+    ) -> tuple[Run, str]:
+        """Resume the turn of `conversation_id` that waits for one of `results` (by tool call
+        id), offering `tools` (the client's, declared again with its new run); the run, and
+        the id of the call it answered.
+
+        The turn goes on with `context`, the page state the client sends now (its tool may
+        have changed it), when it is of the same page; else with the state it paused with.
+
+        Raises FrontendResultRefused: 404 when nothing of this user's thread waits for any
+        of them (an unknown call, another user's, or no paused turn), 409 when the call
+        waited for has its result already or has lapsed.
+        """
+        run_id = uuid.uuid4().hex
+        async with self._sessions.begin() as session:
+            waiting = await rows.pending_frontend_call(
+                session=session, owner_id=user.id, conversation_id=conversation_id
+            )
+            if waiting is None or waiting not in results:
+                ids = ", ".join(repr(i[:80]) for i in results)
+                raise FrontendResultRefused(
+                    f"No tool call {ids} waits for a result in this thread",
+                    waiting_for=waiting,
+                    status=404,
+                )
+            result = results[waiting]
+            try:
+                claimed = await rows.claim_frontend_result(
+                    session=session,
+                    owner_id=user.id,
+                    conversation_id=conversation_id,
+                    tool_use_id=waiting,
+                    result={"text": result.text, "is_error": result.is_error},
+                    run_id=run_id,
+                )
+            except (ApprovalNotFound, ApprovalDecided):
+                raise FrontendResultRefused(
+                    f"The tool call {waiting!r} has its result already, or waited too long",
+                    waiting_for=None,
+                    status=409,
+                ) from None
+        paused = PausedTurn.of(claimed)
+        if paused.saved.context.get("current_page") == context.get("current_page"):
+            paused = replace(paused, saved=replace(paused.saved, context=dict(context)))
+        return await resume(user, paused, run_id, extra_tools=tools), waiting
+
+    async def waiting_frontend_call(self, *, user: Principal, conversation_id: str) -> str | None:
+        """The id of the tool call this user's thread waits for its client to run, if any."""
+        async with self._sessions() as session:
+            return await rows.pending_frontend_call(
+                session=session, owner_id=user.id, conversation_id=conversation_id
+            )
 
     async def has_pending(self, conversation_id: str) -> bool:
         """Whether the conversation has a request still awaiting a decision."""
@@ -233,7 +225,7 @@ class Approvals:
             if user is None:
                 continue
             try:
-                runs.append(await resume(user, PausedTurn(claimed), claimed.run_id))
+                runs.append(await resume(user, PausedTurn.of(claimed), claimed.run_id))
             except Exception:
                 logger.exception("resuming the lapsed approval %s failed", claimed.approval.id)
         return runs
@@ -265,35 +257,3 @@ class Approvals:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
             self._sweeper = None
-
-
-def replay_events(paused: PausedTurn) -> list[RunEvent]:
-    """The answer so far as events, then the decision: a resumed run's log starts with
-    them, so a client following it from the start folds the whole answer."""
-    events: list[RunEvent] = []
-    content = paused.content
-    start = 0
-    for index, entry in enumerate(paused.tool_history):
-        marker = f"[[tool:{index}]]"
-        at = content.find(marker, start)
-        if at == -1:
-            continue
-        if at > start:
-            events.append(TextDelta(text=content[start:at]))
-        events.append(
-            ToolStart(tool=entry.tool_name, input=entry.input, tool_use_id=entry.tool_use_id or "")
-        )
-        events.append(
-            ToolComplete(
-                tool=entry.tool_name, index=index, is_error=entry.is_error, output=entry.output
-            )
-        )
-        events.append(TextDelta(text=marker))
-        start = at + len(marker)
-    if start < len(content):
-        events.append(TextDelta(text=content[start:]))
-    approval = paused.claimed.approval
-    events.append(
-        ApprovalResolved(approval_id=approval.id, status=approval.status, note=approval.note)
-    )
-    return events

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..identity import Principal
-from ..models.base import Model, ModelMessage, TokenUsage
+from ..models.base import Model, ModelMessage
 from ..pages import TurnSetup, prepare_turn
 from ..protocol import ChatRequest
 from ..quotas import Quotas
@@ -28,10 +28,11 @@ from ..runs import Draining, Run, RunManager, RunObserver
 from ..store.base import BranchKind, ChatStore, TurnIds
 from ..store.users import get_user, principal_of
 from ..tools.types import ToolConfig
-from .approvals import ApprovalPending, Approvals, PausedTurn, replay_events
+from .approvals import ApprovalPending, Approvals
 from .checkpoints import Checkpointer
 from .config import ChatConfig
 from .frontend_tools import offer_frontend_tools
+from .paused import PausedTurn, replay_events
 from .stored import end_if_unsaved
 from .turn import TurnRunner, TurnState, tool_context
 
@@ -196,8 +197,7 @@ class ChatService:
         turn = TurnState(ids, setup, question=question)
         if partial is not None:
             # The run goes on from what the user saw: one answer, its tools numbered on.
-            turn.text.append(partial.content)
-            turn.tool_history.extend(partial.tool_history)
+            turn.go_on_from_stored(partial)
             turn.joining = True
         messages = TurnRunner.build_messages(
             earlier=earlier,
@@ -216,33 +216,32 @@ class ChatService:
         *,
         extra_tools: Sequence[ToolConfig] = (),
     ) -> Run:
-        """Go on with a turn paused for approval, in the run `run_id` (chat/approvals.py).
+        """Go on with a paused turn, in the run `run_id` (chat/approvals.py: the `Resumer`).
 
         The run first replays the answer so far, so it folds like one run. It is not
         admitted against quotas again (the turn was, when it started), but the tokens it
         spends count against the day's, as the first run's did. `extra_tools`: the
         client's frontend tools, when its result resumes the turn.
         """
-        claimed = paused.claimed
+        claimed, saved = paused.claimed, paused.saved
         setup = prepare_turn(
-            paused.context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
+            saved.context, is_admin=user.is_admin, base_instructions=self.config.base_instructions
         )
         if extra_tools:
             tools = offer_frontend_tools(setup.tools, extra_tools, strict=False)
             setup = replace(setup, tools=tools)
         ids = TurnIds(claimed.conversation_id, "", claimed.message_id)
         turn = TurnState(
-            ids, setup, question=paused.message, resume=paused.resume, parsed=paused.parsed
+            ids, setup, question=saved.message, resume=paused.resume, parsed=saved.parsed
         )
-        turn.text.append(paused.content)
-        turn.tool_history.extend(paused.tool_history)
-        turn.usage = TokenUsage(paused.usage.input_tokens, paused.usage.output_tokens)
+        turn.go_on_from(saved.content, saved.tool_history, saved.cards)
+        turn.usage = saved.usage
         if claimed.kind == "approval":
             turn.approvals[claimed.tool_use_id] = claimed.approval
 
         # The usage goes on from the pause's, which the first run counted.
         turn.settle = self._settler(
-            user, run_id, turn, counted=paused.usage.input_tokens + paused.usage.output_tokens
+            user, run_id, turn, counted=saved.usage.input_tokens + saved.usage.output_tokens
         )
 
         async def body(run: Run) -> None:
@@ -250,7 +249,7 @@ class ChatService:
                 for event in replay_events(paused):
                     run.emit(event)
                 # The loop takes its messages from the paused state.
-                await self._run(run, turn, user, paused.context, [])
+                await self._run(run, turn, user, saved.context, [])
             finally:
                 if turn.settle is not None:
                     await asyncio.shield(turn.settle())

@@ -54,11 +54,11 @@ from ..protocol import (
 from ..runs import Run
 from ..store.base import AssistantRecord, ChatStore, TurnIds
 from ..tools.types import ToolContext
-from .approvals import Approvals
 from .checkpoints import Checkpointer
 from .coalesce import TextCoalescer
 from .config import ChatConfig
 from .history import build_history, partial_turns
+from .paused import Pauser, SavedTurn, ToolCard, cards_in, tool_marker
 from .stored import unsaved, wait_stored
 from .text import storable, storable_text
 
@@ -77,6 +77,8 @@ class TurnState:
     setup: TurnSetup
     text: list[str] = field(default_factory=list)
     tool_history: list[ToolHistoryEntry] = field(default_factory=list)
+    cards: list[ToolCard] = field(default_factory=list)
+    """Where each tool card's marker stands in `text` (kept with a pause, for its replay)."""
     usage: TokenUsage = field(default_factory=TokenUsage)
 
     model: str | None = None
@@ -84,7 +86,7 @@ class TurnState:
     question: str = ""
     """The user's words this answer is to (kept with a pause for approval)."""
     resume: LoopResume | None = None
-    """Set when the turn goes on after an approval (chat/approvals.py)."""
+    """Set when the turn goes on after a pause (chat/approvals.py)."""
     approvals: dict[str, ApprovalPublic] = field(default_factory=dict)
     """Decided approvals by tool_use_id, shown on their tool calls."""
     parsed: ParsedReply | None = None
@@ -98,6 +100,20 @@ class TurnState:
     """Gives the turn's quota share back with the tokens it spent. Awaited just before the
     terminal event: a client that sees the end may start its next turn at once, and
     must find this one counted (the run's own `finally` calls it again, a no-op)."""
+
+    def go_on_from(
+        self, content: str, tool_history: Sequence[ToolHistoryEntry], cards: Sequence[ToolCard]
+    ) -> None:
+        """Start from an answer so far (a paused or a stopped one): its tools numbered on."""
+        self.text.append(content)
+        self.tool_history.extend(tool_history)
+        self.cards.extend(cards)
+
+    def go_on_from_stored(self, answer: MessagePublic) -> None:
+        """`go_on_from` a stored answer: its cards are only in its text, as the UI reads them."""
+        self.go_on_from(
+            answer.content, answer.tool_history, cards_in(answer.content, answer.tool_history)
+        )
 
     def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
         """The answer so far as a record to store, with `status` (and `error`)."""
@@ -128,7 +144,7 @@ class TurnRunner:
         config: ChatConfig,
         checkpoints: Checkpointer | None,
         context: ToolContext,
-        approvals: Approvals | None = None,
+        approvals: Pauser | None = None,
         user: Principal | None = None,
     ) -> None:
         self.run_ = run
@@ -330,7 +346,9 @@ class TurnRunner:
         self._emit(
             ToolComplete(tool=event.tool, index=index, is_error=event.is_error, output=output)
         )
-        self._show(f"[[tool:{index}]]")
+        # `_emit` showed all the text before it: the marker goes right after that.
+        turn.cards.append(ToolCard(index=index, at=sum(map(len, turn.text))))
+        self._show(tool_marker(index))
 
     # --- how the turn ends -----------------------------------------------------
 
@@ -399,27 +417,34 @@ class TurnRunner:
         )
 
     async def _paused(self, event: AgentApprovalRequested) -> None:
-        """A tool call waits for the user's approval: the turn is stored and the run ends."""
+        """A tool call waits for the user's approval (or the client's result): the turn is
+        stored and the run ends."""
         approvals, user = self.approvals, self.user
         assert approvals is not None and user is not None  # the loop pauses only with them
         self._flush_text()
         turn = self.turn
         turn.usage = event.state.usage
-        message_id = turn.ids.assistant_message_id
         await self._settle()
+        saved = SavedTurn(
+            loop=event.state,
+            context=self.context.page_context,
+            message=turn.question,
+            content="".join(turn.text),
+            tool_history=tuple(turn.tool_history),
+            cards=tuple(turn.cards),
+            usage=turn.usage,
+            parsed=self.parser.result(),
+        )
+        record = turn.record("needs_approval")
         await approvals.pause(
             self.run_,
             event,
             user=user,
-            conversation_id=turn.ids.conversation_id,
-            message_id=message_id,
-            request_message=turn.question,
-            context=self.context.page_context,
-            record=turn.record("needs_approval"),
-            finish=lambda record: self.store.finish_turn(
-                assistant_message_id=message_id, record=record
+            ids=turn.ids,
+            saved=saved,
+            finish=lambda: self.store.finish_turn(
+                assistant_message_id=turn.ids.assistant_message_id, record=record
             ),
-            parsed=self.parser.result(),
         )
 
     async def _failed(self, event: AgentError) -> None:

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import pagechat.pages.registry
 from pagechat.auth import JwtAuthenticator
 from pagechat.chat import ChatConfig
+from pagechat.chat.paused import SavedTurn, ToolCard
 from pagechat.models import FunctionModel, ScriptItem, tool_call
 from pagechat.models.base import ModelFinish, ModelRequest, TokenUsage, ToolResultsTurn
 from pagechat.pages import PayloadConfig, register_page
@@ -23,6 +24,7 @@ from pagechat.runs import RunManager
 from pagechat.runs.redis import RedisRunManager
 from pagechat.server import create_app
 from pagechat.store import SqlChatStore
+from pagechat.store.approvals import Approval
 from pagechat.testing import Frame, read_all
 from pagechat.tools import ToolConfig, ToolContext, clear_tools, register_tool
 from tests.conftest import Account
@@ -444,3 +446,70 @@ async def test_payloads_written_before_an_approval_pause_end_the_resumed_answer(
     assert "NOTE" not in payload["message"] and "SUGGESTED" not in payload["message"]
     stored = (await _messages(client, alice, paused.event["conversation_id"]))[1]
     assert stored["payloads"] == payload["payloads"]
+
+
+async def _saved_state(sessions: async_sessionmaker[AsyncSession], approval_id: str) -> Any:
+    async with sessions() as session:
+        row = await session.get(Approval, approval_id)
+        assert row is not None
+        return row.state
+
+
+async def test_the_paused_turn_keeps_where_each_card_stands_and_replays_it(
+    client: httpx.AsyncClient,
+    alice: Account,
+    replies: Replies,
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    replies.append(["Searching.", tool_call("search", {"online": False})])
+    replies.append(["Found them.", tool_call("delete_report", {"id": 7})])
+    replies.append(["Deleted."])
+    paused = (await _ask(client, alice, "Find and delete report 7"))[-1].event
+
+    saved = SavedTurn.from_json(await _saved_state(sessions, paused["approval_id"]))
+    response = await _decide(client, alice, paused["approval_id"], {"decision": "approved"})
+    frames = await _follow(client, alice, response.json()["run_id"])
+
+    assert saved.content == "Searching.[[tool:0]]Found them."
+    assert saved.cards == (ToolCard(index=0, at=len("Searching.")),)
+    replayed = [(f.type, f.event.get("text", f.event.get("index"))) for f in frames[:6]]
+    assert replayed == [
+        ("text_delta", "Searching."),
+        ("tool_start", None),
+        ("tool_complete", 0),
+        ("text_delta", "[[tool:0]]"),
+        ("text_delta", "Found them."),
+        ("approval_resolved", None),
+    ]
+    message = frames[-1].event["payload"]["message"]
+    assert message == "Searching.[[tool:0]]Found them.[[tool:1]]Deleted."
+
+
+async def test_a_request_stored_before_cards_were_kept_resumes_as_before(
+    client: httpx.AsyncClient,
+    alice: Account,
+    replies: Replies,
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    replies.append(["Searching.", tool_call("search", {"online": False})])
+    replies.append(["Found them.", tool_call("delete_report", {"id": 7})])
+    replies.append(["Deleted."])
+    paused = (await _ask(client, alice, "Find and delete report 7"))[-1].event
+    async with sessions.begin() as session:
+        row = await session.get(Approval, paused["approval_id"])
+        assert row is not None
+        row.state = {k: v for k, v in row.state.items() if k != "cards"}  # as stored before
+
+    response = await _decide(client, alice, paused["approval_id"], {"decision": "approved"})
+    frames = await _follow(client, alice, response.json()["run_id"])
+
+    assert [f.type for f in frames[:6]] == [
+        "text_delta",
+        "tool_start",
+        "tool_complete",
+        "text_delta",
+        "text_delta",
+        "approval_resolved",
+    ]
+    message = frames[-1].event["payload"]["message"]
+    assert message == "Searching.[[tool:0]]Found them.[[tool:1]]Deleted."

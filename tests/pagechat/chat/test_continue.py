@@ -146,3 +146,69 @@ async def test_continue_right_after_a_tool_goes_on_from_its_result(app: LiveApp)
     assert isinstance(writer.requests[-1][-1], ToolResultsTurn)  # no empty prefill
     detail = (await app.http.get(f"/api/conversations/{conversation_id}", headers=headers)).json()
     assert detail["messages"][-1]["content"] == "Reading. [[tool:0]]Summary: w0 w1 w2 w3."
+
+
+@tool(requires_approval=True)
+def drop_section(ctx: ToolContext, section: str) -> str:
+    """Drop one section of the report."""
+    RUNS.append(f"drop {section}")
+    return f"{section} dropped."
+
+
+def _create_app_that_asks(
+    settings: Settings | None = None, *, model: ModelSource | None = None
+) -> FastAPI:
+    register_page(
+        "report", instructions="You summarise the report.", tools=[read_section, drop_section]
+    )
+    return create_app_from_settings(settings, model=model)
+
+
+class AsksOnContinue(Writer):
+    """Continued, it goes on a little and calls a tool that needs approval."""
+
+    def __call__(self, request: ModelRequest) -> list[ScriptItem]:
+        last = request.messages[-1]
+        if isinstance(last, AssistantTurn) and last.partial:
+            self.requests.append(list(request.messages))
+            return [" w2. ", tool_call("drop_section", {"section": "methods"})]
+        if isinstance(last, ToolResultsTurn) and len(self.requests) > 2:
+            self.requests.append(list(request.messages))
+            return ["Dropped."]
+        return super().__call__(request)
+
+
+async def test_a_continued_answer_that_pauses_replays_its_earlier_cards() -> None:
+    RUNS.clear()
+    async with running_app(_create_app_that_asks) as live:
+        live.use_model(FunctionModel(AsksOnContinue()))
+        conversation_id, message_id = await _stopped_answer(live)
+        headers = live.account.headers
+        url = f"/api/conversations/{conversation_id}/messages/{message_id}/continue"
+        body = {"context": {"current_page": "report"}}
+        async with live.http.stream("POST", url, json=body, headers=headers) as r:
+            paused = [event async for event in events(r)][-1]
+        assert paused.type == "approval_requested"
+
+        decided = await live.http.post(
+            f"/api/chat/approvals/{paused.approval_id}",
+            json={"decision": "approved"},
+            headers=headers,
+        )
+        run_id = decided.json()["run_id"]
+        async with live.http.stream("GET", f"/api/chat/runs/{run_id}/events", headers=headers) as r:
+            resumed = [event async for event in events(r)]
+
+    replayed = [(e.type, getattr(e, "text", getattr(e, "index", None))) for e in resumed[:6]]
+    assert replayed == [
+        ("text_delta", "Reading. "),
+        ("tool_start", None),
+        ("tool_complete", 0),
+        ("text_delta", "[[tool:0]]"),
+        ("text_delta", "Summary: w0 w1 w2. "),
+        ("approval_resolved", None),
+    ]
+    assert RUNS == ["methods", "drop methods"]
+    done = resumed[-1]
+    assert done.type == "complete"
+    assert done.payload.message == ("Reading. [[tool:0]]Summary: w0 w1 w2. [[tool:1]]Dropped.")

@@ -6,8 +6,9 @@ stops the run on the server, as Stop does in the tray.
 
 The client's frontend tools (`tools`) are offered to the model; a run whose messages
 end with `tool` messages brings the result of the call its thread waits for, and
-resumes that turn (`chat/frontend_tools.py`). `context` entries join the page context
-as client-supplied data; `forwardedProps` is not read (docs/interop.md).
+resumes that turn (`Approvals.answer_frontend_call`, chat/approvals.py). `context`
+entries join the page context as client-supplied data; `forwardedProps` is not read
+(docs/interop.md).
 """
 
 from __future__ import annotations
@@ -25,10 +26,8 @@ from ...chat.frontend_tools import (
     MAX_RESULT_CHARS,
     FrontendResultRefused,
     FrontendToolError,
-    answer_frontend_call,
     check_frontend_tools,
     frontend_tool,
-    waiting_frontend_call,
 )
 from ...chat.service import ChatService
 from ...identity import Principal
@@ -133,14 +132,7 @@ async def agui_run(
     resumed: str | None = None
     if results:
         try:
-            run, resumed = await answer_frontend_call(
-                chat,
-                user=user,
-                conversation_id=conversation_id,
-                results=results,
-                tools=tools,
-                context=context,
-            )
+            run, resumed = await _answer(chat, user, conversation_id, results, tools, context)
         except FrontendResultRefused as exc:
             return JSONResponse(
                 {"detail": str(exc), "waiting_for": exc.waiting_for}, status_code=exc.status
@@ -171,6 +163,29 @@ async def agui_run(
     )
 
 
+async def _answer(
+    chat: ChatService,
+    user: Principal,
+    conversation_id: str,
+    results: dict[str, ToolResult],
+    tools: list[ToolConfig],
+    context: dict[str, Any],
+) -> tuple[Run, str]:
+    """The run that goes on with the turn one of `results` answers, and the call's id."""
+    if chat.approvals is None:  # no database: nothing can be waiting
+        raise FrontendResultRefused(
+            "No tool call waits for a result in this thread", waiting_for=None, status=404
+        )
+    return await chat.approvals.answer_frontend_call(
+        user=user,
+        conversation_id=conversation_id,
+        results=results,
+        tools=tools,
+        context=context,
+        resume=chat.resume_turn,
+    )
+
+
 async def _start(
     chat: ChatService,
     user: Principal,
@@ -195,7 +210,12 @@ async def _start(
     except FrontendToolError as exc:
         raise _unprocessable(str(exc)) from None
     except ApprovalPending:
-        waiting = await waiting_frontend_call(chat, user=user, conversation_id=conversation_id)
+        approvals = chat.approvals
+        waiting = (
+            None
+            if approvals is None
+            else await approvals.waiting_frontend_call(user=user, conversation_id=conversation_id)
+        )
         if waiting is None:
             raise
         raise HTTPException(

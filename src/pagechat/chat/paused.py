@@ -1,0 +1,255 @@
+"""A paused turn's saved state, and what its resumption starts from.
+
+A turn pauses before a tool call that waits for the user's approval or for the client
+to run it (chat/approvals.py). What it needs to go on is a `SavedTurn`: the loop's own
+state (`agent.pause.LoopState`: the messages, the calls of the step), and the turn's —
+the answer so far, its tool calls and where each card's `[[tool:N]]` stands in it, the
+tokens spent, what the reply parser took out, the page context. It is stored as JSON in
+the `approvals` row; `SavedTurn.to_json` writes it and `SavedTurn.from_json` reads it back,
+rows written before `cards` was kept included.
+
+A turn pauses through a `Pauser` (chat/approvals.Approvals). A decision claimed on any
+worker makes a `PausedTurn`; whoever resumes it (a `Resumer`, ChatService.resume_turn)
+replays the answer so far from it (`replay_events`) and goes on. These two protocols are
+all the turn and the service see of each other's side of a pause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..agent import AgentApprovalRequested, LoopResume, LoopState
+from ..events import ApprovalResolved, RunEvent, TextDelta, ToolComplete, ToolStart
+from ..identity import Principal
+from ..models.base import TokenUsage
+from ..pages import ParsedReply
+from ..protocol import CustomPayload, SuggestedAction, SuggestedValue, ToolHistoryEntry
+from ..runs import Run
+from ..store.approvals import ClaimedApproval
+from ..store.base import TurnIds
+from ..tools.types import ToolConfig, ToolResult
+
+__all__ = [
+    "PausedTurn",
+    "Pauser",
+    "Resumer",
+    "SavedTurn",
+    "ToolCard",
+    "cards_in",
+    "frontend_result",
+    "replay_events",
+    "tool_marker",
+]
+
+
+def tool_marker(index: int) -> str:
+    """The text that places the card of the answer's tool call `index`."""
+    return f"[[tool:{index}]]"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolCard:
+    """A tool call's card in the answer: its `tool_marker(index)` starts at `at`."""
+
+    index: int
+    """The call's position in the turn's `tool_history` (the N of `[[tool:N]]`)."""
+    at: int
+    """Where its marker starts in the answer's text, in characters."""
+
+
+def cards_in(content: str, tool_history: Sequence[ToolHistoryEntry]) -> tuple[ToolCard, ...]:
+    """The cards of a text whose numbering was not kept: a stored message, or a saved
+    state written before `cards` was. Each call's marker is the first after the one
+    before it; a call with none (its result is the answer's text) has no card."""
+    cards: list[ToolCard] = []
+    start = 0
+    for index in range(len(tool_history)):
+        marker = tool_marker(index)
+        at = content.find(marker, start)
+        if at == -1:
+            continue
+        cards.append(ToolCard(index=index, at=at))
+        start = at + len(marker)
+    return tuple(cards)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SavedTurn:
+    """Everything a paused turn needs to go on, as stored in its `approvals` row."""
+
+    loop: LoopState
+    context: dict[str, Any]
+    """The page context the turn ran with."""
+    message: str
+    """The user's words the answer is to."""
+    content: str
+    """The answer so far, as the user saw it stream (tool markers included)."""
+    tool_history: tuple[ToolHistoryEntry, ...] = ()
+    cards: tuple[ToolCard, ...] = ()
+    """Where each card stands in `content`, in order."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    parsed: ParsedReply | None = None
+    """What the reply parser took out of the answer so far (payloads, chips)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as plain JSON, for `approvals.state`."""
+        state: dict[str, Any] = {
+            "loop": self.loop.to_json(),
+            "context": self.context,
+            "message": self.message,
+            "content": self.content,
+            "tool_history": [e.model_dump(mode="json") for e in self.tool_history],
+            "usage": [self.usage.input_tokens, self.usage.output_tokens],
+            "cards": [{"index": c.index, "at": c.at} for c in self.cards],
+        }
+        if self.parsed is not None:
+            state["parsed"] = _parsed_json(self.parsed)
+        return state
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SavedTurn:
+        """The state `to_json` wrote; a row stored before `parsed` or `cards` were kept
+        reads as one without what the parser took out, its cards found in the text."""
+        content = str(data["content"])
+        history = tuple(ToolHistoryEntry.model_validate(e) for e in data["tool_history"])
+        stored_cards = data.get("cards")
+        cards = (
+            tuple(ToolCard(index=int(c["index"]), at=int(c["at"])) for c in stored_cards)
+            if isinstance(stored_cards, list)
+            else cards_in(content, history)
+        )
+        usage = data["usage"]
+        parsed = data.get("parsed")
+        return cls(
+            loop=LoopState.from_json(data["loop"]),
+            context=dict(data["context"]),
+            message=str(data["message"]),
+            content=content,
+            tool_history=history,
+            cards=cards,
+            usage=TokenUsage(int(usage[0]), int(usage[1])),
+            parsed=_parsed_from(parsed) if isinstance(parsed, dict) else None,
+        )
+
+
+def _parsed_json(parsed: ParsedReply) -> dict[str, Any]:
+    return {
+        "payloads": [p.model_dump(mode="json") for p in parsed.payloads],
+        "values": [v.model_dump(mode="json") for v in parsed.suggested_values or []],
+        "actions": [a.model_dump(mode="json") for a in parsed.suggested_actions or []],
+        "warnings": list(parsed.warnings),
+    }
+
+
+def _parsed_from(data: dict[str, Any]) -> ParsedReply:
+    return ParsedReply(
+        message="",
+        payloads=[CustomPayload.model_validate(p) for p in data["payloads"]],
+        suggested_values=[SuggestedValue.model_validate(v) for v in data["values"]],
+        suggested_actions=[SuggestedAction.model_validate(a) for a in data["actions"]],
+        warnings=[str(w) for w in data["warnings"]],
+    )
+
+
+def frontend_result(claimed: ClaimedApproval) -> ToolResult | None:
+    """What the model reads for a resumed frontend tool call; None for an approval."""
+    if claimed.kind != "frontend_tool":
+        return None
+    result = claimed.result
+    if claimed.approval.status == "approved" and result is not None:
+        return ToolResult(str(result.get("text", "")), is_error=bool(result.get("is_error")))
+    return ToolResult(
+        f"The client did not return a result of {claimed.approval.tool} in time; it may or "
+        "may not have run. Tell the user, and do not assume what it did.",
+        is_error=True,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PausedTurn:
+    """A paused turn whose decision (or client result) this worker won: what it goes on from."""
+
+    claimed: ClaimedApproval
+    saved: SavedTurn
+    resume: LoopResume
+    """The loop's state and the decision on the call it waits for."""
+
+    @classmethod
+    def of(cls, claimed: ClaimedApproval) -> PausedTurn:
+        """The claimed row's saved state, with its decision (or result) for the loop."""
+        saved = SavedTurn.from_json(claimed.state)
+        approval = claimed.approval
+        resume = LoopResume(
+            saved.loop,
+            approval.status == "approved",
+            approval.note,
+            result=frontend_result(claimed),
+        )
+        return cls(claimed=claimed, saved=saved, resume=resume)
+
+
+class Pauser(Protocol):
+    """Where a turn pauses (chat/approvals.Approvals): the one way the turn reaches it."""
+
+    async def pause(
+        self,
+        run: Run,
+        event: AgentApprovalRequested,
+        *,
+        user: Principal,
+        ids: TurnIds,
+        saved: SavedTurn,
+        finish: Callable[[], Awaitable[None]],
+    ) -> None:
+        """Keep `saved` until the call is decided, `finish` storing the answer, and tell
+        the client (`approval_requested`)."""
+        ...
+
+
+class Resumer(Protocol):
+    """Starts the run that goes on with a paused turn (ChatService.resume_turn): the one
+    way pause and resume reach the chat service."""
+
+    async def __call__(
+        self,
+        user: Principal,
+        paused: PausedTurn,
+        run_id: str,
+        *,
+        extra_tools: Sequence[ToolConfig] = (),
+    ) -> Run:
+        """The run started; `extra_tools`: the client's, when its result resumes the turn."""
+        ...
+
+
+def replay_events(paused: PausedTurn) -> list[RunEvent]:
+    """The answer so far as events, then the decision: a resumed run's log starts with
+    them, so a client following it from the start folds the whole answer."""
+    saved = paused.saved
+    content = saved.content
+    events: list[RunEvent] = []
+    start = 0
+    for card in saved.cards:
+        entry = saved.tool_history[card.index]
+        marker = tool_marker(card.index)
+        if card.at > start:
+            events.append(TextDelta(text=content[start : card.at]))
+        events.append(
+            ToolStart(tool=entry.tool_name, input=entry.input, tool_use_id=entry.tool_use_id or "")
+        )
+        events.append(
+            ToolComplete(
+                tool=entry.tool_name, index=card.index, is_error=entry.is_error, output=entry.output
+            )
+        )
+        events.append(TextDelta(text=marker))
+        start = card.at + len(marker)
+    if start < len(content):
+        events.append(TextDelta(text=content[start:]))
+    approval = paused.claimed.approval
+    events.append(
+        ApprovalResolved(approval_id=approval.id, status=approval.status, note=approval.note)
+    )
+    return events

@@ -1,0 +1,181 @@
+"""The loop stops before a call that must wait, its state survives JSON, and it goes on
+from that state with the decision: approved, denied, or a result the client sent."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pagechat.agent import (
+    AgentApprovalRequested,
+    AgentComplete,
+    AgentEvent,
+    AgentToolComplete,
+    LoopResume,
+    LoopState,
+    run_agent_loop,
+)
+from pagechat.events import ToolStart
+from pagechat.models import ScriptedModel, ToolResultsTurn, UserTurn, tool_call
+from pagechat.models.base import AssistantTurn, TokenUsage, ToolCallPart, ToolResultPart
+from pagechat.models.retry import NO_RETRY
+from pagechat.tools import ToolConfig, ToolContext, ToolResult
+
+OBJECT = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+
+
+def _tools(ran: list[str]) -> list[ToolConfig]:
+    def run(params: dict[str, Any], ctx: ToolContext) -> str:
+        ran.append(params["q"])
+        return f"did {params['q']}"
+
+    return [
+        ToolConfig(name="look", description="Look", input_schema=OBJECT, executor=run),
+        ToolConfig(
+            name="delete",
+            description="Delete",
+            input_schema=OBJECT,
+            executor=run,
+            requires_approval=True,
+        ),
+    ]
+
+
+async def _collect(model: ScriptedModel, tools: list[ToolConfig], **kw: Any) -> list[AgentEvent]:
+    return [
+        e
+        async for e in run_agent_loop(
+            model=model,
+            system="sys",
+            tools=tools,
+            context=ToolContext(),
+            retry=NO_RETRY,
+            **({"messages": [UserTurn("tidy up")]} | kw),
+        )
+    ]
+
+
+async def _paused(ran: list[str]) -> AgentApprovalRequested:
+    model = ScriptedModel(
+        [
+            [
+                "First a look.",
+                tool_call("look", {"q": "a"}, id="t1"),
+                tool_call("delete", {"q": "b"}, id="t2"),
+            ]
+        ]
+    )
+    events = await _collect(model, _tools(ran))
+    pause = events[-1]
+    assert isinstance(pause, AgentApprovalRequested)
+    return pause
+
+
+def _stored(state: LoopState) -> LoopState:
+    """The state as a pause stores it and a resume reads it back."""
+    return LoopState.from_json(json.loads(json.dumps(state.to_json())))
+
+
+def test_a_loop_state_reads_back_from_its_json() -> None:
+    state = LoopState(
+        messages=(
+            UserTurn("tidy up"),
+            AssistantTurn("Looking.", (ToolCallPart("t0", "look", {"q": "x"}),)),
+            ToolResultsTurn((ToolResultPart("t0", "did x", False),)),
+        ),
+        iteration=2,
+        usage=TokenUsage(40, 9),
+        text="Now delete.",
+        calls=(ToolCallPart("t1", "look", {"q": "a"}), ToolCallPart("t2", "delete", {"q": "b"})),
+        results=(ToolResultPart("t1", "did a", False),),
+    )
+
+    assert _stored(state) == state
+    assert state.waiting == ToolCallPart("t2", "delete", {"q": "b"})
+
+
+async def test_the_loop_stops_before_a_call_that_needs_approval() -> None:
+    ran: list[str] = []
+
+    pause = await _paused(ran)
+
+    assert ran == ["a"]  # the call before it ran; the one that waits did not
+    assert pause.tool == "delete" and pause.input == {"q": "b"}
+    assert pause.approval_kind == "approval"
+    assert pause.state.text == "First a look."
+    assert [r.content for r in pause.state.results] == ["did a"]
+    assert pause.state.waiting.id == "t2"
+
+
+async def test_an_approved_call_runs_when_the_loop_resumes_and_the_turn_goes_on() -> None:
+    ran: list[str] = []
+    pause = await _paused(ran)
+    model = ScriptedModel([["All tidy."]])
+
+    events = await _collect(
+        model, _tools(ran), messages=[], resume=LoopResume(_stored(pause.state), approved=True)
+    )
+
+    assert ran == ["a", "b"]
+    assert isinstance(events[0], ToolStart) and events[0].tool == "delete"
+    done = events[-1]
+    assert isinstance(done, AgentComplete)
+    assert done.usage.input_tokens > pause.state.usage.input_tokens  # counted on from the pause
+    [request] = model.requests
+    assert request.messages[0] == UserTurn("tidy up")
+    results = request.messages[-1]
+    assert isinstance(results, ToolResultsTurn)
+    assert [(r.tool_use_id, r.content) for r in results.results] == [
+        ("t1", "did a"),
+        ("t2", "did b"),
+    ]
+
+
+async def test_a_denied_call_is_not_run_and_the_model_reads_why() -> None:
+    ran: list[str] = []
+    pause = await _paused(ran)
+    model = ScriptedModel([["Kept it."]])
+
+    events = await _collect(
+        model,
+        _tools(ran),
+        messages=[],
+        resume=LoopResume(_stored(pause.state), approved=False, note="still needed"),
+    )
+
+    assert ran == ["a"]
+    denied = next(e for e in events if isinstance(e, AgentToolComplete))
+    assert denied.is_error and "did not approve" in denied.output
+    assert "still needed" in denied.output
+    results = model.requests[0].messages[-1]
+    assert isinstance(results, ToolResultsTurn) and results.results[-1].is_error
+
+
+async def test_a_result_the_client_sent_is_what_the_model_reads() -> None:
+    ran: list[str] = []
+    pause = await _paused(ran)
+    model = ScriptedModel([["Thanks."]])
+    sent = ToolResult("the page did b", is_error=False)
+
+    events = await _collect(
+        model,
+        _tools(ran),
+        messages=[],
+        resume=LoopResume(_stored(pause.state), approved=True, result=sent),
+    )
+
+    assert ran == ["a"]  # the client ran it, not the server
+    done = next(e for e in events if isinstance(e, AgentToolComplete))
+    assert done.output == "the page did b" and not done.is_error
+
+
+async def test_with_nowhere_to_pause_the_call_is_refused_and_the_model_told() -> None:
+    ran: list[str] = []
+    model = ScriptedModel([[tool_call("delete", {"q": "b"}, id="t2")], ["Could not."]])
+
+    events = await _collect(model, _tools(ran), can_pause=False)
+
+    assert ran == []
+    refused = next(e for e in events if isinstance(e, AgentToolComplete))
+    assert refused.is_error and "cannot be asked for here" in refused.output
+    assert isinstance(events[-1], AgentComplete)
