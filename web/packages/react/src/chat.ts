@@ -43,12 +43,16 @@ export class ChatController {
     this.api = api;
     this.context = options.context ?? {};
     this.getContext = options.getContext ?? (() => this.context);
-    const getContext = () => this.getContext();
-    const store = (this.store = new ChatStore(options.schedule));
-    const history = (this.history = new History({ store, api }));
-    const stream = (this.stream = new RunStream({ store, api, stopTimeoutMs: options.stopTimeoutMs ?? 5_000 }));
+    const { getContext } = this;
+    const store = new ChatStore(options.schedule);
+    const history = new History({ store, api });
+    const stream = new RunStream({ store, api, stopTimeoutMs: options.stopTimeoutMs ?? 5_000 });
+    this.store = store;
+    this.history = history;
+    this.stream = stream;
     this.branches = new Branches({ store, api, history, stream, ids: this.ids, getContext });
     this.actions = new ServerActions({ store, api, ids: this.ids, getContext });
+    // An approval's turn goes on in a new run: showing the conversation again follows it.
     this.decisions = new Decisions({ store, api, history, reload: (id) => this.loadConversation(id) });
   }
 
