@@ -128,6 +128,8 @@ export class ChatController {
     this.stream.detach();
   };
 
+  // The commands of the parts, each documented where it lives (controller/actions.ts,
+  // decisions.ts, branches.ts), handed out from here so callers need only the controller.
   runServerAction: ServerActions["runServerAction"] = (action) => this.actions.runServerAction(action);
   runAction: ServerActions["runAction"] = (action, data) => this.actions.runAction(action, data);
   decidePayload: Decisions["decidePayload"] = (messageId, decision) => this.decisions.decidePayload(messageId, decision);
