@@ -1,7 +1,7 @@
 // The schema card as a payload handler: what renders a payload type no card was registered
 // for, from the schema the server declares for it, and what accepts it on a page that names
 // an accept action for it (run like a chat button's server action, in the card's conversation).
-import { ACTION_RESULT } from "./chat";
+import { ACTION_RESULT } from "./controller/actions";
 import { SchemaCard } from "./components/SchemaCard";
 import { PAYLOAD_ERROR } from "./components/PayloadErrorCard";
 import { resolvePayloadHandler, type PayloadHandler, type PayloadHandlers } from "./payloadRegistry";
