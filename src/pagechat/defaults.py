@@ -12,6 +12,7 @@ __all__ = [
     "CHECKPOINT_SECONDS",
     "HISTORY_BUDGET",
     "MAX_ITERATIONS",
+    "MAX_TAKEOVERS",
     "MAX_TOKENS",
 ]
 
@@ -25,3 +26,6 @@ CHECKPOINT_SECONDS = 1.0
 """How often running answers are saved, so a killed process keeps them."""
 APPROVAL_TIMEOUT_SECONDS = 900.0
 """How long a paused tool call waits for the user's decision before it counts as denied."""
+MAX_TAKEOVERS = 3
+"""How often one answer may be taken over by another worker (its own stopped) before
+it ends with an error instead: a run that kills every worker it lands on stops there."""

@@ -32,6 +32,7 @@ from .approvals import ApprovalPending, Approvals, PausedTurn, replay_events
 from .checkpoints import Checkpointer
 from .config import ChatConfig
 from .frontend_tools import offer_frontend_tools
+from .resume import Resumer, recipe
 from .stored import end_if_unsaved
 from .turn import TurnRunner, TurnState, tool_context
 
@@ -80,6 +81,9 @@ class ChatService:
         )
         """Where paused turns wait for approval; without a database a tool that needs
         approval is refused (the model is told)."""
+        if sessions is not None:
+            # With Redis, an answer whose worker stops goes on on another (chat/resume.py).
+            runs.takeover = Resumer(self)
 
     def open(self) -> None:
         """At start-up: deny the approvals whose time is up, now and from then on."""
@@ -153,7 +157,9 @@ class ChatService:
             budget=self.config.history_budget,
         )
         turn = TurnState(started.ids, setup, question=request.message, stored=started.written)
-        return self._launch(user, run_id, turn, request.context, messages)
+        # A client's frontend tools are not there for another worker: no takeover then.
+        movable = not frontend_tools
+        return self._launch(user, run_id, turn, request.context, messages, movable=movable)
 
     async def start_branch(
         self,
@@ -206,7 +212,7 @@ class ChatService:
             budget=self.config.history_budget,
             partial=partial,
         )
-        return self._launch(user, run_id, turn, context, messages)
+        return self._launch(user, run_id, turn, context, messages, movable=True)
 
     async def resume_turn(
         self,
@@ -255,8 +261,18 @@ class ChatService:
                 if turn.settle is not None:
                     await asyncio.shield(turn.settle())
 
+        # Its log replays the answer so far: a takeover rebuilds it all from there.
+        resume = (
+            None
+            if extra_tools
+            else recipe(user=user, ids=ids, question=paused.message, context=paused.context)
+        )
         return self.runs.start(
-            owner_id=user.id, conversation_id=ids.conversation_id, body=body, run_id=run_id
+            owner_id=user.id,
+            conversation_id=ids.conversation_id,
+            body=body,
+            run_id=run_id,
+            resume=resume,
         )
 
     async def _refuse_while_waiting(self, conversation_id: str) -> None:
@@ -326,8 +342,22 @@ class ChatService:
         turn: TurnState,
         context: dict[str, Any],
         messages: list[ModelMessage],
+        *,
+        movable: bool,
     ) -> Run:
         turn.settle = self._settler(user, run_id, turn)
+        # Before any text: what the turn held when it started (Continue's stored part).
+        resume = (
+            recipe(
+                user=user,
+                ids=turn.ids,
+                question=turn.question,
+                context=context,
+                base=turn if turn.text or turn.tool_history else None,
+            )
+            if movable
+            else None
+        )
 
         async def body(run: Run) -> None:
             if turn.stored is not None:
@@ -358,6 +388,7 @@ class ChatService:
             body=body,
             run_id=run_id,
             observers=observers,
+            resume=resume,
         )
 
     async def _run(

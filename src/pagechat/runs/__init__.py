@@ -3,6 +3,7 @@
 from .log import EventLog, MemoryEventLog
 from .manager import (
     INTERRUPTED_MESSAGE,
+    MOVED,
     Draining,
     Run,
     RunManager,
@@ -10,10 +11,14 @@ from .manager import (
     RunObserver,
     RunsUnavailable,
     interrupted_event,
+    moved_event,
 )
+from .takeover import Claim, TakeoverHook
 
 __all__ = [
     "INTERRUPTED_MESSAGE",
+    "MOVED",
+    "Claim",
     "Draining",
     "EventLog",
     "MemoryEventLog",
@@ -22,5 +27,7 @@ __all__ = [
     "RunNotFound",
     "RunObserver",
     "RunsUnavailable",
+    "TakeoverHook",
     "interrupted_event",
+    "moved_event",
 ]

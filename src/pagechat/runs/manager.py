@@ -18,7 +18,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
@@ -27,8 +27,12 @@ from ..metrics import RunMetrics
 from ..protocol import ErrorEvent, StreamEvent
 from .log import EventLog, MemoryEventLog
 
+if TYPE_CHECKING:
+    from .takeover import TakeoverHook
+
 __all__ = [
     "INTERRUPTED_MESSAGE",
+    "MOVED",
     "Draining",
     "Run",
     "RunManager",
@@ -36,6 +40,7 @@ __all__ = [
     "RunObserver",
     "RunsUnavailable",
     "interrupted_event",
+    "moved_event",
 ]
 
 logger = logging.getLogger(__name__)
@@ -84,6 +89,9 @@ class Run:
     """Set on the worker that runs the answer: the metrics, and the trace when on."""
     failure: Error | None = None
     """Why the server ended the run (shutdown, lost log): its terminal event, not `cancelled`."""
+    resume: bytes | None = None
+    """How another worker rebuilds and goes on with the answer if this one stops (JSON,
+    chat/resume.py); None: it cannot be taken over and ends `interrupted` instead."""
 
     @property
     def done(self) -> bool:
@@ -134,6 +142,17 @@ class Run:
 INTERRUPTED_MESSAGE = "The server stopped before this answer was finished."
 
 
+MOVED = "moved"
+"""The code of `moved_event`: never sent, never stored."""
+
+
+def moved_event() -> Error:
+    """The `failure` of a run that goes on elsewhere (handed over at shutdown, or taken
+    over by another worker): it stops here without a terminal event, and stores nothing
+    (runs/takeover.py)."""
+    return Error(message="This answer goes on on another server.", code=MOVED)
+
+
 def interrupted_event() -> ErrorEvent:
     """The terminal event of a run its server could not finish (shutdown, crash), as its
     wire model: what runs/redis.py writes to a dead owner's log."""
@@ -153,6 +172,9 @@ class RunManager:
         self.draining = False
         """Shutting down: no new answers."""
         self._background: set[asyncio.Task[Any]] = set()
+        self.takeover: TakeoverHook | None = None
+        """Set by the chat service: how a run whose worker stopped goes on elsewhere
+        (with Redis; runs/takeover.py). None: such runs end `interrupted`."""
 
     async def open(self) -> None:
         """At startup, before the first request."""
@@ -168,13 +190,20 @@ class RunManager:
         body: RunBody,
         run_id: str | None = None,
         observers: Sequence[RunObserver] = (),
+        resume: bytes | None = None,
     ) -> Run:
-        """Start a run of `body` for `owner_id` and return it at once."""
+        """Start a run of `body` for `owner_id` and return it at once. `resume`: how
+        another worker goes on with it if this one stops (`Run.resume`)."""
         if self.draining:
             raise Draining("The server is restarting; try again in a moment.")
-        self._sweep()
         run_id = run_id or uuid.uuid4().hex
-        run = Run(run_id, owner_id, conversation_id, self._new_log(run_id))
+        run = Run(run_id, owner_id, conversation_id, self._new_log(run_id), resume=resume)
+        return self.adopt(run, body, observers=observers)
+
+    def adopt(self, run: Run, body: RunBody, *, observers: Sequence[RunObserver] = ()) -> Run:
+        """Drive `run`, made elsewhere, with `body`: a new run (`start`), or one taken over
+        from a stopped worker with its log so far (runs/redis.py)."""
+        self._sweep()
         run.observers = (RunMetrics(), *observers)
         self._runs[run.id] = run
         run.task = asyncio.create_task(self._drive(run, body), name=f"run-{run.id}")
@@ -241,7 +270,9 @@ class RunManager:
         try:
             await body(run)
         except asyncio.CancelledError:
-            if not run.log.closed:
+            # A run that goes on elsewhere ends here with no terminal event: its readers
+            # here stop, and resume from the log on another worker.
+            if not run.log.closed and not (run.failure and run.failure.code == MOVED):
                 run.emit(run.failure or Cancelled())
             # Not re-raised: the cancel was ours and the run has ended cleanly.
         except Exception:
