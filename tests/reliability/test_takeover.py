@@ -205,8 +205,11 @@ async def test_an_answer_taken_over_too_often_ends_with_a_clear_error(
 ) -> None:
     a = deployment.workers[0]
     run_id = await _start(deployment, a, "words 400")
-    follower = asyncio.create_task(_follow_anywhere(deployment, run_id))
-    await asyncio.sleep(0.5)
+    seen: list[Event] = []
+    follower = asyncio.create_task(_follow_anywhere(deployment, run_id, seen))
+    async with asyncio.timeout(20):
+        while not any(e.type == "text_delta" for e in seen):  # it streams, from Redis too
+            await asyncio.sleep(0.05)
     await a.kill()
     # Whichever worker took it over is killed too: the next one ends it (1 takeover allowed).
     owner = await _taken_over_by(deployment, run_id, not_pid=a.pid)
@@ -248,9 +251,12 @@ async def _conversation_of(deployment: Deployment, run_id: str) -> str:
     return str(meta, "utf-8")
 
 
-async def _follow_anywhere(deployment: Deployment, run_id: str) -> list[Event]:
-    """A client that resumes on the next worker whenever its stream ends without an end."""
-    got: list[Event] = []
+async def _follow_anywhere(
+    deployment: Deployment, run_id: str, got: list[Event] | None = None
+) -> list[Event]:
+    """A client that resumes on the next worker whenever its stream ends without an end
+    (collecting into `got`, which a test may watch)."""
+    got = [] if got is None else got
     for attempt in range(600):
         worker = deployment.workers[attempt % len(deployment.workers)]
         last = max((e.id for e in got if e.id is not None), default=0)

@@ -272,7 +272,11 @@ class RunManager:
         except asyncio.CancelledError:
             # A run that goes on elsewhere ends here with no terminal event: its readers
             # here stop, and resume from the log on another worker.
-            if not run.log.closed and not (run.failure and run.failure.code == MOVED):
+            if run.failure is not None and run.failure.code == MOVED:
+                # Its metrics and trace end here (outcome error, code moved), unsent.
+                for observer in run.observers:
+                    observer.observe("error", run.failure)
+            elif not run.log.closed:
                 run.emit(run.failure or Cancelled())
             # Not re-raised: the cancel was ours and the run has ended cleanly.
         except Exception:
