@@ -318,3 +318,25 @@ async def test_a_rolling_restart_of_three_workers_completes_every_answer_in_flig
         assert _text(got) == words(count) == got[-1].data["payload"]["message"]  # type: ignore[index]
         # Handed over, not drained: another worker went on with it.
         assert any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)
+
+
+async def test_sigterm_during_a_write_tool_lets_it_finish_then_hands_the_answer_over(
+    deployment: Deployment,
+) -> None:
+    a = deployment.workers[0]
+    run_id = await _start(deployment, a, "tool write_note words 20")
+    seen: list[Event] = []
+    follower = asyncio.create_task(_follow_anywhere(deployment, run_id, seen))
+    async with asyncio.timeout(20):
+        while not any(e.type == "tool_start" for e in seen):
+            await asyncio.sleep(0.05)
+    assert await a.terminate() in (0, -signal.SIGTERM)
+    got = await asyncio.wait_for(follower, 60)
+
+    _one_stream(got)
+    assert got[-1].type == "complete"
+    assert deployment.tool_runs() == ["write_note"]
+    completed = [(e.data["is_error"], e.data["output"]) for e in got if e.type == "tool_complete"]
+    assert completed == [(False, "saved x")], "finished on its worker, its outcome known"
+    assert _text(got) == words(5) + "[[tool:0]]" + words(20, 5)
+    assert any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)

@@ -126,9 +126,21 @@ class _OwnedLog(MemoryEventLog):
         self.written = asyncio.get_running_loop().create_future()
         """Resolved once the terminal event is in Redis, or the mirror has failed."""
         self.broken = False
+        self.open_tools = 0
+        """Tool calls started and not completed: a handover waits for them (a write
+        cut off would leave its outcome unknown)."""
+        self.no_tool_running = asyncio.Event()
+        self.no_tool_running.set()
 
     def _add(self, event_type: str, data: bytes) -> int:
         seq = super()._add(event_type, data)
+        if event_type == "tool_start":
+            self.open_tools += 1
+            self.no_tool_running.clear()
+        elif event_type == "tool_complete" and self.open_tools:
+            self.open_tools -= 1
+            if not self.open_tools:
+                self.no_tool_running.set()
         if not self.broken:
             self._manager._enqueue(self._run_id, seq, event_type, data)
         return seq
@@ -639,6 +651,18 @@ class RedisRunManager(RunManager):
         except RedisError:
             REDIS_ERRORS.labels(operation="handover").inc()
 
+    async def _hand_over_when_idle(self, run: Run) -> None:
+        """Hand `run` over once no tool call of it is running (within `drain_seconds`):
+        the call finishes here, its result in the log, and is never left unknown."""
+        log = run.log
+        if isinstance(log, _OwnedLog) and log.open_tools and run.task is not None:
+            idle = asyncio.ensure_future(log.no_tool_running.wait())
+            await asyncio.wait(
+                [idle, run.task], timeout=self.drain_seconds, return_when=asyncio.FIRST_COMPLETED
+            )
+            idle.cancel()
+        run.cancel(moved_event())
+
     async def shutdown(self) -> None:
         """Hand every running answer that can be taken over to the other workers at once
         (SIGTERM: a rolling restart ends no answer); the rest drain as before."""
@@ -648,10 +672,9 @@ class RedisRunManager(RunManager):
             if self.takeover is not None
             else []
         )
-        for run in movable:
-            run.cancel(moved_event())
         if movable:
             logger.info("handing %d answers over to the other workers", len(movable))
+            await asyncio.gather(*(self._hand_over_when_idle(r) for r in movable))
             await asyncio.gather(*(r.task for r in movable if r.task), return_exceptions=True)
         await super().shutdown()
 
