@@ -18,6 +18,7 @@ again).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -197,7 +198,14 @@ class Resumer:
             partial=partial,
         )
         turn.joining = partial is not None
-        await service._run(run, turn, user, context, messages)
+        # The stopped worker admitted the turn and cannot give its share back: done here,
+        # with the tokens this worker spent (`_settler`).
+        turn.settle = service._settler(user, run.id, turn)
+        try:
+            await service._run(run, turn, user, context, messages)
+        finally:
+            if turn.settle is not None:
+                await asyncio.shield(turn.settle())
 
     async def _settle_call(
         self,
