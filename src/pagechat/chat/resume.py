@@ -3,7 +3,7 @@
 A run is started with a resume recipe (`recipe`: who asked, the page context, the
 question, the answer's ids and, for Continue, the part stored before the run), kept
 in the run's Redis metadata. When its worker stops, another claims the run
-(runs/takeover.py) and calls `Resumer.take_over` with the run's whole event log. The
+(runs/takeover.py) and calls `AnswerTakeover.take_over` with the run's whole event log. The
 answer so far is rebuilt from that log exactly as followers saw it (`rebuild`), stored
 at once, and continued in the same run by Continue's mechanism (`history.partial_turns`):
 completed tool calls go back to the model with their results from the log, never run
@@ -20,34 +20,55 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..events import Status, ToolComplete, ToolStart
 from ..identity import Principal
+from ..models.base import ModelMessage
 from ..pages import TurnSetup, prepare_turn
 from ..protocol import CustomPayload, MessagePublic, ToolHistoryEntry
 from ..runs import Claim, Run, interrupted_event
-from ..store.base import AssistantRecord, TurnIds
+from ..store.base import AssistantRecord, ChatStore, TurnIds
 from ..store.tables import utcnow
 from ..tools.execute import execute_tool
 from ..tools.types import ToolConfig, ToolResult
+from .config import ChatConfig
 from .text import storable, storable_text
 from .turn import TurnRunner, TurnState, tool_context
 
-if TYPE_CHECKING:
-    from .service import ChatService
+RunTurn = Callable[[Run, TurnState, Principal, dict[str, Any], list[ModelMessage]], Awaitable[None]]
+"""Drives a turn's agent loop in a run (`ChatService._run`)."""
+Settler = Callable[[Principal, str, TurnState], Callable[[], Awaitable[None]] | None]
+"""Makes a turn's `TurnState.settle` (`ChatService._settler`)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnParts:
+    """What the chat service lends a takeover: its store, config and sessions, and how it
+    loads a user, drives a turn and settles its quota share. Passed in, so this module
+    does not import the service that imports it."""
+
+    store: ChatStore
+    config: ChatConfig
+    sessions: async_sessionmaker[AsyncSession] | None
+    load_user: Callable[[str], Awaitable[Principal | None]]
+    run_turn: RunTurn
+    settler: Settler
+
 
 __all__ = [
     "ASK_AGAIN_RESULT",
     "RESUMING_STATUS",
     "UNKNOWN_OUTCOME_RESULT",
+    "AnswerTakeover",
     "Rebuilt",
-    "Resumer",
+    "TurnParts",
     "rebuild",
     "recipe",
 ]
@@ -139,17 +160,17 @@ def rebuild(
     return Rebuilt(content="".join(text), tool_history=history, running=started)
 
 
-class Resumer:
+class AnswerTakeover:
     """The chat service's `TakeoverHook`: rebuilds a claimed run's answer and goes on."""
 
-    def __init__(self, service: ChatService) -> None:
-        self._service = service
+    def __init__(self, parts: TurnParts) -> None:
+        self._parts = parts
 
     async def take_over(self, run: Run, claim: Claim) -> None:
         """The body of a claimed run: the answer so far stored, then continued here."""
-        service = self._service
+        service = self._parts
         spec = claim.resume
-        user = await service._load_user(spec["user"]) if service.sessions is not None else None
+        user = await service.load_user(spec["user"]) if service.sessions is not None else None
         if user is None:
             run.emit(interrupted_event())
             await self.store_ended(claim, interrupted_event())
@@ -200,9 +221,9 @@ class Resumer:
         turn.joining = partial is not None
         # The stopped worker admitted the turn and cannot give its share back: done here,
         # with the tokens this worker spent (`_settler`).
-        turn.settle = service._settler(user, run.id, turn)
+        turn.settle = service.settler(user, run.id, turn)
         try:
-            await service._run(run, turn, user, context, messages)
+            await service.run_turn(run, turn, user, context, messages)
         finally:
             if turn.settle is not None:
                 await asyncio.shield(turn.settle())
@@ -253,7 +274,7 @@ class Resumer:
         user: Principal,
         context: dict[str, Any],
     ) -> ToolResult:
-        sessions = self._service.sessions
+        sessions = self._parts.sessions
         assert sessions is not None  # a takeover needs the database (its user)
         async with sessions() as session:
             ctx = tool_context(user=user, run=run, turn=turn, context=context, session=session)
@@ -267,7 +288,7 @@ class Resumer:
         """A run ended instead of taken over: its answer stored as its followers saw it,
         `interrupted` (Continue goes on from there)."""
         spec = claim.resume
-        store = self._service.store
+        store = self._parts.store
         if not spec.get("message"):
             await store.mark_interrupted(run_ids=[claim.run_id])
             return

@@ -32,7 +32,7 @@ from .approvals import ApprovalPending, Approvals, PausedTurn, replay_events
 from .checkpoints import Checkpointer
 from .config import ChatConfig
 from .frontend_tools import offer_frontend_tools
-from .resume import Resumer, recipe
+from .resume import AnswerTakeover, TurnParts, recipe
 from .stored import end_if_unsaved
 from .turn import TurnRunner, TurnState, tool_context
 
@@ -83,7 +83,16 @@ class ChatService:
         approval is refused (the model is told)."""
         if sessions is not None:
             # With Redis, an answer whose worker stops goes on on another (chat/resume.py).
-            runs.takeover = Resumer(self)
+            runs.takeover = AnswerTakeover(
+                TurnParts(
+                    store=store,
+                    config=self.config,
+                    sessions=sessions,
+                    load_user=self._load_user,
+                    run_turn=self._run,
+                    settler=lambda user, run_id, turn: self._settler(user, run_id, turn),
+                )
+            )
 
     def open(self) -> None:
         """At start-up: deny the approvals whose time is up, now and from then on."""

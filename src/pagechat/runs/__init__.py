@@ -4,16 +4,17 @@ from .log import EventLog, MemoryEventLog
 from .manager import (
     INTERRUPTED_MESSAGE,
     MOVED,
+    Claim,
     Draining,
     Run,
     RunManager,
     RunNotFound,
     RunObserver,
     RunsUnavailable,
+    TakeoverHook,
     interrupted_event,
     moved_event,
 )
-from .takeover import Claim, TakeoverHook
 
 __all__ = [
     "INTERRUPTED_MESSAGE",

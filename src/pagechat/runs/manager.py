@@ -18,7 +18,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -27,18 +27,17 @@ from ..metrics import RunMetrics
 from ..protocol import ErrorEvent, StreamEvent
 from .log import EventLog, MemoryEventLog
 
-if TYPE_CHECKING:
-    from .takeover import TakeoverHook
-
 __all__ = [
     "INTERRUPTED_MESSAGE",
     "MOVED",
+    "Claim",
     "Draining",
     "Run",
     "RunManager",
     "RunNotFound",
     "RunObserver",
     "RunsUnavailable",
+    "TakeoverHook",
     "interrupted_event",
     "moved_event",
 ]
@@ -137,6 +136,31 @@ class Run:
                 else Error(message=failure.message, code=failure.code)
             )
         return self.task.cancel()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Claim:
+    """A run this worker has just claimed (or ended): everything its log and metadata hold."""
+
+    run_id: str
+    owner_id: str
+    conversation_id: str | None
+    resume: dict[str, Any]
+    """The recipe the run was started with (`Run.resume`): how to rebuild and go on."""
+    entries: list[tuple[int, str, bytes]]
+    """Every event of the log so far: `(seq, type, json)`, in order."""
+    takeovers: int
+    last_write: float
+
+
+class TakeoverHook(Protocol):
+    """The chat layer's side of a takeover (chat/resume.py; runs/takeover.py claims)."""
+
+    async def take_over(self, run: Run, claim: Claim) -> None:
+        """The claimed run's body: rebuild the answer from `claim.entries` and go on."""
+
+    async def store_ended(self, claim: Claim, error: Error) -> None:
+        """A run ended instead of taken over: store what its followers saw, with `error`."""
 
 
 INTERRUPTED_MESSAGE = "The server stopped before this answer was finished."

@@ -45,10 +45,12 @@ from ..redis_client import RedisClient, is_cluster
 from .log import EventLog, MemoryEventLog, sse_frame
 from .manager import (
     MOVED,
+    Claim,
     Run,
     RunManager,
     RunNotFound,
     RunsUnavailable,
+    TakeoverHook,
     interrupted_event,
     moved_event,
 )
@@ -61,14 +63,7 @@ from .redis_log import (
     RunKeys,
     pack_entry,
 )
-from .takeover import (
-    CLAIM_SCRIPT,
-    Claim,
-    TakeoverHook,
-    claim_run,
-    decode_recipe,
-    read_entries,
-)
+from .takeover import CLAIM_SCRIPT, claim_run, decode_recipe, read_entries
 
 __all__ = ["RedisRunManager"]
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ..events import Error
 from ..metrics import RUN_TAKEOVERS, TAKEOVER_GAP
 from .log import encode_event
-from .manager import INTERRUPTED_MESSAGE, Run
+from .manager import INTERRUPTED_MESSAGE
 
 if TYPE_CHECKING:  # the redis extra: this module is imported without it too
     from ..redis_client import RedisClient
@@ -32,9 +32,7 @@ if TYPE_CHECKING:  # the redis extra: this module is imported without it too
 
 __all__ = [
     "CLAIM_SCRIPT",
-    "Claim",
     "ClaimOutcome",
-    "TakeoverHook",
     "claim_run",
     "decode_recipe",
     "limit_event",
@@ -95,31 +93,6 @@ class ClaimOutcome:
     takeovers: int = 0
     last_write: float = 0.0
     """When the old owner last wrote to the log (epoch seconds; 0: unknown)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Claim:
-    """A run this worker has just claimed (or ended): everything its log and metadata hold."""
-
-    run_id: str
-    owner_id: str
-    conversation_id: str | None
-    resume: dict[str, Any]
-    """The recipe the run was started with (`Run.resume`): how to rebuild and go on."""
-    entries: list[tuple[int, str, bytes]]
-    """Every event of the log so far: `(seq, type, json)`, in order."""
-    takeovers: int
-    last_write: float
-
-
-class TakeoverHook(Protocol):
-    """The chat layer's side of a takeover (chat/resume.py)."""
-
-    async def take_over(self, run: Run, claim: Claim) -> None:
-        """The claimed run's body: rebuild the answer from `claim.entries` and go on."""
-
-    async def store_ended(self, claim: Claim, error: Error) -> None:
-        """A run ended instead of taken over: store what its followers saw, with `error`."""
 
 
 async def claim_run(
