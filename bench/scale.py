@@ -19,7 +19,9 @@ Targets (issue 13): the Redis log costs at most 15% more CPU per token than memo
 2 workers hold at least 1.8x the streams of one; 0 errors, 0 lost events. The load
 generator and the upstream share the machine's cores with the workers: on 2 cores
 two workers compete with them, which the output records (`cores`, `other_load`).
-Prints one JSON object per run, then a summary.
+Prints one JSON object per run, then a summary. `--takeovers` measures instead what a
+follower sees when the worker running its answer is SIGKILLed or gets SIGTERM, and the
+CPU per token of the worker that took it over (bench/takeover.py).
 """
 
 from __future__ import annotations
@@ -84,7 +86,18 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=1.0)
     parser.add_argument("--quiet-wait", type=float, default=20.0)
     parser.add_argument("--deadline", type=float, default=900.0)
+    parser.add_argument("--takeovers", action="store_true", help="only the takeover figures")
+    parser.add_argument("--takeover-rounds", type=int, default=3)
+    parser.add_argument("--takeover-answers", type=int, default=10)
     args = parser.parse_args()
+    if args.takeovers:
+        import asyncio
+
+        from takeover import measure
+
+        summary = asyncio.run(measure(args.takeover_rounds, args.takeover_answers))
+        print(json.dumps(summary), flush=True)
+        return 0 if all(summary["targets"].values()) else 1
 
     deadline = Deadline(args.deadline)
     procs = Processes()

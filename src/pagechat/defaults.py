@@ -20,6 +20,7 @@ __all__ = [
     "LOGIN_WINDOW_SECONDS",
     "MAX_HEADER_BYTES",
     "MAX_ITERATIONS",
+    "MAX_TAKEOVERS",
     "MAX_TOKENS",
     "RUN_LEASE_SECONDS",
     "RUN_LOG_MAX_EVENTS",
@@ -60,3 +61,7 @@ RUN_LEASE_SECONDS = 10.0
 """A worker that stops renewing its runs' lease for this long is taken for dead."""
 DRAIN_SECONDS = 30.0
 """On SIGTERM, how long running answers may finish before they are ended."""
+
+MAX_TAKEOVERS = 3
+"""How often one answer may be taken over by another worker (its own stopped) before
+it ends with an error instead: a run that kills every worker it lands on stops there."""

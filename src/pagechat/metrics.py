@@ -34,6 +34,8 @@ __all__ = [
     "DATABASE_ERRORS",
     "REDIS_ERRORS",
     "RUNS_ACTIVE",
+    "RUN_TAKEOVERS",
+    "TAKEOVER_GAP",
     "RunMetrics",
     "count_database_errors",
     "render_latest",
@@ -71,6 +73,18 @@ INTER_TOKEN = Histogram(
     "pagechat_inter_token_seconds",
     "Between consecutive text deltas of one answer.",
     buckets=_GAP_BUCKETS,
+)
+RUN_TAKEOVERS = Counter(
+    "pagechat_run_takeovers",
+    "Answers whose worker stopped, by what another worker did: claimed (went on with it), "
+    "limit (ended: taken over too often), no_recipe (ended: it could not be rebuilt).",
+    ["outcome"],
+)
+TAKEOVER_GAP = Histogram(
+    "pagechat_takeover_gap_seconds",
+    "From the last event the stopped worker wrote to the claim by another: the pause "
+    "its followers saw, before the model answers again.",
+    buckets=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0),
 )
 REDIS_ERRORS = Counter("pagechat_redis_errors", "Redis operations that failed.", ["operation"])
 DATABASE_ERRORS = Counter("pagechat_database_errors", "Database statements that raised.", ["error"])

@@ -45,7 +45,11 @@ class Settings(BaseSettings):
         default=defaults.RUN_LEASE_SECONDS, alias="PAGECHAT_RUN_LEASE_SECONDS"
     )
     """A worker that stops renewing its answers' lease for this long is taken for dead; its
-    answers are ended (`interrupted`) by another worker within about 4/3 of it."""
+    answers are taken over by another worker within about 4/3 of it, and go on there."""
+    run_max_takeovers: int = Field(
+        default=defaults.MAX_TAKEOVERS, ge=0, alias="PAGECHAT_RUN_MAX_TAKEOVERS"
+    )
+    """How often one answer may be taken over before it ends with an error instead."""
     quotas: QuotaSettings = Field(default_factory=QuotaSettings, alias="PAGECHAT_QUOTAS")
     """Per-role limits (JSON): answers at once, turns a minute, tokens a day, message length."""
     max_header_bytes: int = Field(

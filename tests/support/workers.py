@@ -65,6 +65,12 @@ class Worker:
     proc: Process | None = None
 
     @property
+    def pid(self) -> int:
+        """The process id of the running worker."""
+        assert self.proc is not None
+        return self.proc.pid
+
+    @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
@@ -80,7 +86,7 @@ class Worker:
             stdout=asyncio.subprocess.DEVNULL,
         )
         async with httpx.AsyncClient(base_url=self.url, timeout=2) as client:
-            for _ in range(300):
+            for _ in range(600):
                 if self.proc.returncode is not None:
                     raise AssertionError(f"worker {self.name} exited with {self.proc.returncode}")
                 try:
@@ -89,7 +95,7 @@ class Worker:
                 except httpx.TransportError:
                     pass
                 await asyncio.sleep(0.1)
-        raise AssertionError(f"worker {self.name} did not start within 30 s")
+        raise AssertionError(f"worker {self.name} did not start within 60 s")
 
     async def kill(self) -> None:
         assert self.proc is not None

@@ -33,6 +33,7 @@ from .checkpoints import Checkpointer
 from .config import ChatConfig
 from .frontend_tools import offer_frontend_tools
 from .paused import PausedTurn, replay_events
+from .resume import AnswerTakeover, TurnParts, recipe
 from .stored import end_if_unsaved
 from .turn import TurnRunner, TurnState, tool_context
 
@@ -81,6 +82,18 @@ class ChatService:
         )
         """Where paused turns wait for approval; without a database a tool that needs
         approval is refused (the model is told)."""
+        if sessions is not None:
+            # With Redis, an answer whose worker stops goes on on another (chat/resume.py).
+            runs.takeover = AnswerTakeover(
+                TurnParts(
+                    store=store,
+                    config=self.config,
+                    sessions=sessions,
+                    load_user=self._load_user,
+                    run_turn=self._run,
+                    settler=lambda user, run_id, turn: self._settler(user, run_id, turn),
+                )
+            )
 
     def open(self) -> None:
         """At start-up: deny the approvals whose time is up, now and from then on."""
@@ -154,7 +167,9 @@ class ChatService:
             budget=self.config.history_budget,
         )
         turn = TurnState(started.ids, setup, question=request.message, stored=started.written)
-        return self._launch(user, run_id, turn, request.context, messages)
+        # A client's frontend tools are not there for another worker: no takeover then.
+        movable = not frontend_tools
+        return self._launch(user, run_id, turn, request.context, messages, movable=movable)
 
     async def start_branch(
         self,
@@ -206,7 +221,7 @@ class ChatService:
             budget=self.config.history_budget,
             partial=partial,
         )
-        return self._launch(user, run_id, turn, context, messages)
+        return self._launch(user, run_id, turn, context, messages, movable=True)
 
     async def resume_turn(
         self,
@@ -254,8 +269,18 @@ class ChatService:
                 if turn.settle is not None:
                     await asyncio.shield(turn.settle())
 
+        # Its log replays the answer so far: a takeover rebuilds it all from there.
+        resume = (
+            None
+            if extra_tools
+            else recipe(user=user, ids=ids, question=saved.message, context=saved.context)
+        )
         return self.runs.start(
-            owner_id=user.id, conversation_id=ids.conversation_id, body=body, run_id=run_id
+            owner_id=user.id,
+            conversation_id=ids.conversation_id,
+            body=body,
+            run_id=run_id,
+            resume=resume,
         )
 
     async def _refuse_while_waiting(self, conversation_id: str) -> None:
@@ -325,8 +350,22 @@ class ChatService:
         turn: TurnState,
         context: dict[str, Any],
         messages: list[ModelMessage],
+        *,
+        movable: bool,
     ) -> Run:
         turn.settle = self._settler(user, run_id, turn)
+        # Before any text: what the turn held when it started (Continue's stored part).
+        resume = (
+            recipe(
+                user=user,
+                ids=turn.ids,
+                question=turn.question,
+                context=context,
+                base=turn if turn.text or turn.tool_history else None,
+            )
+            if movable
+            else None
+        )
 
         async def body(run: Run) -> None:
             if turn.stored is not None:
@@ -357,6 +396,7 @@ class ChatService:
             body=body,
             run_id=run_id,
             observers=observers,
+            resume=resume,
         )
 
     async def _run(

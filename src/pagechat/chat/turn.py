@@ -51,7 +51,7 @@ from ..protocol import (
     ToolHistoryEntry,
     Usage,
 )
-from ..runs import Run
+from ..runs import MOVED, Run
 from ..store.base import AssistantRecord, ChatStore, TurnIds
 from ..tools.types import ToolContext
 from .checkpoints import Checkpointer
@@ -464,6 +464,8 @@ class TurnRunner:
     async def _cancelled(self) -> None:
         self.deltas.flush()
         failure = self.run_.failure
+        if failure is not None and failure.code == MOVED:
+            return  # another worker goes on with it and stores it (chat/resume.py)
         if failure is None:
             record = self.turn.record("cancelled")
         else:  # the server ended it (shutdown, lost run log), not the user

@@ -3,17 +3,23 @@
 from .log import EventLog, MemoryEventLog
 from .manager import (
     INTERRUPTED_MESSAGE,
+    MOVED,
+    Claim,
     Draining,
     Run,
     RunManager,
     RunNotFound,
     RunObserver,
     RunsUnavailable,
+    TakeoverHook,
     interrupted_event,
+    moved_event,
 )
 
 __all__ = [
     "INTERRUPTED_MESSAGE",
+    "MOVED",
+    "Claim",
     "Draining",
     "EventLog",
     "MemoryEventLog",
@@ -22,5 +28,7 @@ __all__ = [
     "RunNotFound",
     "RunObserver",
     "RunsUnavailable",
+    "TakeoverHook",
     "interrupted_event",
+    "moved_event",
 ]

@@ -26,13 +26,17 @@ from .log import EventLog, MemoryEventLog
 
 __all__ = [
     "INTERRUPTED_MESSAGE",
+    "MOVED",
+    "Claim",
     "Draining",
     "Run",
     "RunManager",
     "RunNotFound",
     "RunObserver",
     "RunsUnavailable",
+    "TakeoverHook",
     "interrupted_event",
+    "moved_event",
 ]
 
 logger = logging.getLogger(__name__)
@@ -81,6 +85,9 @@ class Run:
     """Set on the worker that runs the answer: the metrics, and the trace when on."""
     failure: Error | None = None
     """Why the server ended the run (shutdown, lost log): its terminal event, not `cancelled`."""
+    resume: bytes | None = None
+    """How another worker rebuilds and goes on with the answer if this one stops (JSON,
+    chat/resume.py); None: it cannot be taken over and ends `interrupted` instead."""
 
     @property
     def done(self) -> bool:
@@ -122,7 +129,43 @@ class Run:
         return self.task.cancel()
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Claim:
+    """A run this worker has just claimed (or ended): everything its log and metadata hold."""
+
+    run_id: str
+    owner_id: str
+    conversation_id: str | None
+    resume: dict[str, Any]
+    """The recipe the run was started with (`Run.resume`): how to rebuild and go on."""
+    entries: list[tuple[int, str, bytes]]
+    """Every event of the log so far: `(seq, type, json)`, in order."""
+    takeovers: int
+    last_write: float
+
+
+class TakeoverHook(Protocol):
+    """The chat layer's side of a takeover (chat/resume.py; runs/takeover.py claims)."""
+
+    async def take_over(self, run: Run, claim: Claim) -> None:
+        """The claimed run's body: rebuild the answer from `claim.entries` and go on."""
+
+    async def store_ended(self, claim: Claim, error: Error) -> None:
+        """A run ended instead of taken over: store what its followers saw, with `error`."""
+
+
 INTERRUPTED_MESSAGE = "The server stopped before this answer was finished."
+
+
+MOVED = "moved"
+"""The code of `moved_event`: never sent, never stored."""
+
+
+def moved_event() -> Error:
+    """The `failure` of a run that goes on elsewhere (handed over at shutdown, or taken
+    over by another worker): it stops here without a terminal event, and stores nothing
+    (runs/takeover.py)."""
+    return Error(message="This answer goes on on another server.", code=MOVED)
 
 
 def interrupted_event() -> Error:
@@ -144,6 +187,9 @@ class RunManager:
         self.draining = False
         """Shutting down: no new answers."""
         self._background: set[asyncio.Task[Any]] = set()
+        self.takeover: TakeoverHook | None = None
+        """Set by the chat service: how a run whose worker stopped goes on elsewhere
+        (with Redis; runs/takeover.py). None: such runs end `interrupted`."""
 
     async def open(self) -> None:
         """At startup, before the first request."""
@@ -159,13 +205,20 @@ class RunManager:
         body: RunBody,
         run_id: str | None = None,
         observers: Sequence[RunObserver] = (),
+        resume: bytes | None = None,
     ) -> Run:
-        """Start a run of `body` for `owner_id` and return it at once."""
+        """Start a run of `body` for `owner_id` and return it at once. `resume`: how
+        another worker goes on with it if this one stops (`Run.resume`)."""
         if self.draining:
             raise Draining("The server is restarting; try again in a moment.")
-        self._sweep()
         run_id = run_id or uuid.uuid4().hex
-        run = Run(run_id, owner_id, conversation_id, self._new_log(run_id))
+        run = Run(run_id, owner_id, conversation_id, self._new_log(run_id), resume=resume)
+        return self.adopt(run, body, observers=observers)
+
+    def adopt(self, run: Run, body: RunBody, *, observers: Sequence[RunObserver] = ()) -> Run:
+        """Drive `run`, made elsewhere, with `body`: a new run (`start`), or one taken over
+        from a stopped worker with its log so far (runs/redis.py)."""
+        self._sweep()
         run.observers = (RunMetrics(), *observers)
         self._runs[run.id] = run
         run.task = asyncio.create_task(self._drive(run, body), name=f"run-{run.id}")
@@ -232,7 +285,13 @@ class RunManager:
         try:
             await body(run)
         except asyncio.CancelledError:
-            if not run.log.closed:
+            # A run that goes on elsewhere ends here with no terminal event: its readers
+            # here stop, and resume from the log on another worker.
+            if run.failure is not None and run.failure.code == MOVED:
+                # Its metrics and trace end here (outcome error, code moved), unsent.
+                for observer in run.observers:
+                    observer.observe("error", run.failure)
+            elif not run.log.closed:
                 run.emit(run.failure or Cancelled())
             # Not re-raised: the cancel was ours and the run has ended cleanly.
         except Exception:

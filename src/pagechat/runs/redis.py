@@ -10,9 +10,15 @@ falls as load grows instead of following the tokens.
 Stop sent to any worker sets a key and is published; the owner cancels the run
 as soon as the message arrives, or at its next heartbeat if the message was
 missed. The owner renews a lease on each of its runs; a run whose lease lapses
-(the owner was killed, its host lost) is ended by whichever worker notices
-first, with an `interrupted` error event, and its stored answer keeps the last
-checkpoint. The Lua scripts make that ending happen exactly once.
+(the owner was killed, its host lost) is taken over by whichever worker notices
+first (runs/takeover.py): it claims the run atomically, reads its whole log and
+goes on with the answer in the same run, seq numbers continuing (the chat layer's
+`TakeoverHook`). A worker that receives SIGTERM hands its answers over at once: it
+writes what it has, releases their leases and tells the others, which claim them
+without waiting for the lease. The old owner is fenced off: the append script
+refuses its writes once another worker holds the run. A run that cannot be taken
+over (no resume recipe, or taken over too often) is ended with an error event
+instead, and its stored answer holds what its followers saw.
 """
 
 from __future__ import annotations
@@ -22,20 +28,32 @@ import contextlib
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from redis.asyncio.client import PubSub
 from redis.exceptions import NoScriptError, RedisError
 
 from .. import defaults
-from ..events import Error
+from ..events import Error, decode_event
 from ..metrics import REDIS_ERRORS
 from ..redis_client import RedisClient, is_cluster
-from .log import EventLog, MemoryEventLog, encode_event
-from .manager import Run, RunManager, RunNotFound, RunsUnavailable, interrupted_event
+from .log import EventLog, MemoryEventLog, sse_frame
+from .manager import (
+    MOVED,
+    Claim,
+    Run,
+    RunManager,
+    RunNotFound,
+    RunsUnavailable,
+    TakeoverHook,
+    interrupted_event,
+    moved_event,
+)
 from .redis_log import (
     APPEND_SCRIPT,
     CLUSTER_APPEND_SCRIPT,
@@ -45,6 +63,7 @@ from .redis_log import (
     RunKeys,
     pack_entry,
 )
+from .takeover import CLAIM_SCRIPT, claim_run, decode_recipe, read_entries
 
 __all__ = ["RedisRunManager"]
 
@@ -60,6 +79,12 @@ _FLUSH_WINDOW = 0.005
 """At most one write to Redis per this many seconds (and worker): many events per call."""
 
 UNAVAILABLE_MESSAGE = "The answer was stopped: the server lost its connection to the run log."
+
+# KEYS: lease. ARGV: worker. Deletes the lease only if it is still this worker's.
+_RELEASE_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
 
 
 @dataclass(eq=False)
@@ -96,12 +121,35 @@ class _OwnedLog(MemoryEventLog):
         self.written = asyncio.get_running_loop().create_future()
         """Resolved once the terminal event is in Redis, or the mirror has failed."""
         self.broken = False
+        self.open_tools = 0
+        """Tool calls started and not completed: a handover waits for them (a write
+        cut off would leave its outcome unknown)."""
+        self.no_tool_running = asyncio.Event()
+        self.no_tool_running.set()
 
     def _add(self, event_type: str, data: bytes) -> int:
         seq = super()._add(event_type, data)
+        if event_type == "tool_start":
+            self.open_tools += 1
+            self.no_tool_running.clear()
+        elif event_type == "tool_complete" and self.open_tools:
+            self.open_tools -= 1
+            if not self.open_tools:
+                self.no_tool_running.set()
         if not self.broken:
             self._manager._enqueue(self._run_id, seq, event_type, data)
         return seq
+
+    def preload(self, entries: list[tuple[int, str, bytes]]) -> None:
+        """A taken-over run's log so far (already in Redis): readers here replay it, and
+        the new owner's events are numbered after it."""
+        for seq, kind, data in entries:
+            if seq != len(self._frames) + 1:
+                raise ValueError(f"run log of {self._run_id} has a gap before {seq}")
+            self._frames.append(sse_frame(data, seq))
+            self._events.append(
+                orjson.loads(data)["text"] if kind == "text_delta" else decode_event(data.decode())
+            )
 
     def settle(self) -> None:
         if not self.written.done():
@@ -121,6 +169,7 @@ class RedisRunManager(RunManager):
         max_events: int = defaults.RUN_LOG_MAX_EVENTS,
         prefix: str = "pagechat:",
         on_interrupted: InterruptedHook | None = None,
+        max_takeovers: int = defaults.MAX_TAKEOVERS,
     ) -> None:
         # Finished runs stay in memory briefly (readers here); Redis keeps them `retain_seconds`.
         super().__init__(retain_seconds=min(retain_seconds, 60.0), drain_seconds=drain_seconds)
@@ -130,6 +179,8 @@ class RedisRunManager(RunManager):
         self.max_events = max_events
         self.prefix = prefix
         self.on_interrupted = on_interrupted
+        self.max_takeovers = max_takeovers
+        """A run taken over more often than this ends with an error instead."""
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.live_key = f"{prefix}runs:live"
         self._channel = f"{prefix}runs:stop"
@@ -138,6 +189,9 @@ class RedisRunManager(RunManager):
         self._append_script = CLUSTER_APPEND_SCRIPT if self._cluster else APPEND_SCRIPT
         self._append = redis.register_script(self._append_script)
         self._end = redis.register_script(END_SCRIPT)
+        self._claim = redis.register_script(CLAIM_SCRIPT)
+        self._release = redis.register_script(_RELEASE_SCRIPT)
+        self._claiming: set[str] = set()
         self._outbox: dict[str, _Outbox] = {}
         self._wake = asyncio.Event()
         self._flushed_at = 0.0
@@ -246,6 +300,8 @@ class RedisRunManager(RunManager):
     def _register(self, pipe: Any, run_id: str, keys: RunKeys) -> None:
         run = self._runs[run_id]
         meta = {"owner": run.owner_id, "conversation": run.conversation_id or ""}
+        if run.resume is not None and self.takeover is not None:
+            meta["resume"] = run.resume  # type: ignore[assignment]
         pipe.hset(keys.meta, mapping={**meta, "worker": self.worker_id})
         pipe.expire(keys.meta, _RUNNING_TTL)
         pipe.set(keys.lease, self.worker_id, px=int(self.lease_seconds * 1000))
@@ -256,7 +312,15 @@ class RedisRunManager(RunManager):
         for item in sent:
             keys += (item.box.keys.log, item.box.keys.meta)
         packed = [b"".join(item.entries) for item in sent]
-        return len(keys), [*keys, self.max_events, self.log_ttl, _RUNNING_TTL, *packed]
+        now_ms = int(time.time() * 1000)
+        fixed: list[str | bytes | int] = [
+            self.max_events,
+            self.log_ttl,
+            _RUNNING_TTL,
+            self.worker_id,
+            now_ms,
+        ]
+        return len(keys), [*keys, *fixed, *packed]
 
     async def _append_all(self, pipe: Any, sent: list[_Sent]) -> list[Any]:
         """One Redis: every run in one script call, behind the registrations if any."""
@@ -324,6 +388,9 @@ class RedisRunManager(RunManager):
         elif result == 0:
             # Another worker took us for dead and ended the run: it ends here the same way.
             failure = interrupted_event()
+        elif result == 2:
+            # Another worker took us for dead and goes on with the run: it stops here.
+            failure = moved_event()
         else:
             logger.warning("Redis no longer knows run %s (restarted?)", run_id)
             failure = Error(message=UNAVAILABLE_MESSAGE, code="unavailable")
@@ -341,6 +408,9 @@ class RedisRunManager(RunManager):
     async def _ended(self, run: Run) -> None:
         log = run.log
         if not isinstance(log, _OwnedLog):
+            return
+        if run.failure is not None and run.failure.code == MOVED:
+            await self._hand_over(run, log)
             return
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(asyncio.shield(log.written), timeout=10)
@@ -411,6 +481,13 @@ class RedisRunManager(RunManager):
 
     def _on_stop(self, message: str) -> None:
         kind, _, ident = message.partition(":")
+        if kind == "takeover":
+            # A worker shutting down released this run: claim it now, not at the next beat.
+            if not self.draining:
+                task = asyncio.get_running_loop().create_task(self._take_over(ident))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+            return
         for run in self.active():
             if run.task is None:
                 continue
@@ -460,15 +537,24 @@ class RedisRunManager(RunManager):
             keys = self.keys(run.id)
             pipe.set(keys.lease, self.worker_id, px=int(self.lease_seconds * 1000))
             pipe.exists(keys.cancel)
+            pipe.hget(keys.meta, "worker")
         replies = await pipe.execute()
-        for run, stopped in zip(mine, replies[1::2], strict=True):
-            if stopped:
+        for run, stopped, worker in zip(mine, replies[1::3], replies[2::3], strict=True):
+            if worker is not None and worker.decode() != self.worker_id:
+                # We were taken for dead and another worker goes on with it (the lease
+                # just renewed is harmless: claims need it lapsed, and its owner renews too).
+                if isinstance(run.log, _OwnedLog):
+                    run.log.broken = True
+                run.cancel(moved_event())
+            elif stopped:
                 run.cancel()
 
     async def _reap(self) -> None:
-        """End the runs whose owner stopped renewing its lease."""
+        """Take over (or end) the runs whose owner stopped renewing its lease."""
+        if self.draining:
+            return
         live = await self.live_run_ids()
-        others = [rid for rid in live if rid not in self._runs]
+        others = [rid for rid in live if rid not in self._runs and rid not in self._claiming]
         if not others:
             return
         pipe = self.redis.pipeline(transaction=False)
@@ -476,23 +562,116 @@ class RedisRunManager(RunManager):
             pipe.exists(self.keys(run_id).lease)
         leased = await pipe.execute()
         orphans = [rid for rid, held in zip(others, leased, strict=True) if not held]
-        if not orphans:
-            return
-        event = interrupted_event()
-        ended: list[str] = []
         for run_id in orphans:
+            await self._take_over(run_id)
+
+    async def _take_over(self, run_id: str) -> None:
+        """Claim one orphaned run: go on with it here, or end it (runs/takeover.py)."""
+        if self.draining or run_id in self._runs or run_id in self._claiming:
+            return
+        self._claiming.add(run_id)
+        try:
             keys = self.keys(run_id)
-            seq = await self._end(
-                keys=[keys.log, keys.meta],
-                args=[self.max_events, self.log_ttl, event.kind, encode_event(event)],
+            outcome = await claim_run(
+                self.redis,
+                self._claim,
+                keys,
+                worker_id=self.worker_id,
+                lease_seconds=self.lease_seconds,
+                max_takeovers=self.max_takeovers,
+                max_events=self.max_events,
+                log_ttl=self.log_ttl,
             )
-            if seq:
-                ended.append(run_id)
-        await self.redis.srem(self.live_key, *orphans)
-        if ended:
-            logger.warning("ended %d answers whose worker stopped: %s", len(ended), ended)
-            if self.on_interrupted is not None:
-                await self.on_interrupted(ended)
+            if not outcome.claimed and outcome.ended is None:
+                # Someone else got there first (or it ended): nothing of ours.
+                exists = await self.redis.exists(keys.meta)
+                if not exists:
+                    await self.redis.srem(self.live_key, run_id)
+                return
+            meta: Any = await self.redis.hgetall(keys.meta)
+            claim = Claim(
+                run_id=run_id,
+                owner_id=meta.get(b"owner", b"").decode(),
+                conversation_id=meta.get(b"conversation", b"").decode() or None,
+                resume=decode_recipe(meta.get(b"resume")),
+                entries=await read_entries(self.redis, keys),
+                takeovers=outcome.takeovers,
+                last_write=outcome.last_write,
+            )
+            if outcome.claimed and self.takeover is not None:
+                self._adopt_claimed(claim, self.takeover)
+                logger.warning("took over answer %s (takeover %d)", run_id, claim.takeovers)
+                return
+            await self.redis.srem(self.live_key, run_id)
+            await self._store_ended(claim, outcome.ended or interrupted_event())
+        finally:
+            self._claiming.discard(run_id)
+
+    def _adopt_claimed(self, claim: Claim, hook: TakeoverHook) -> None:
+        log = _OwnedLog(self, claim.run_id)
+        log.preload(claim.entries)
+        box = _Outbox(self.keys(claim.run_id))
+        box.registered = True  # its metadata, lease and live entry are there already
+        self._outbox[claim.run_id] = box
+        run = Run(claim.run_id, claim.owner_id, claim.conversation_id, log)
+        run.resume = orjson.dumps(claim.resume)
+
+        async def body(run: Run) -> None:
+            await hook.take_over(run, claim)
+
+        self.adopt(run, body)
+
+    async def _store_ended(self, claim: Claim, error: Any) -> None:
+        logger.warning("ended answer %s whose worker stopped: %s", claim.run_id, error.message)
+        if self.takeover is not None:
+            await self.takeover.store_ended(claim, error)
+        elif self.on_interrupted is not None:
+            await self.on_interrupted([claim.run_id])
+
+    async def _hand_over(self, run: Run, log: _OwnedLog) -> None:
+        """A run that goes on elsewhere: what it wrote reaches Redis, its lease is released
+        (if still ours) and the other workers are told to claim it now."""
+        box = self._outbox.get(run.id)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + 5
+        while box is not None and box.entries and not log.broken and loop.time() < until:
+            self._wake.set()
+            await asyncio.sleep(_FLUSH_WINDOW)
+        self._outbox.pop(run.id, None)
+        if log.broken:
+            return  # taken over already, or Redis lost: nothing of ours to release
+        try:
+            await self._release(keys=[self.keys(run.id).lease], args=[self.worker_id])
+            await self.redis.publish(self._channel, f"takeover:{run.id}")
+        except RedisError:
+            REDIS_ERRORS.labels(operation="handover").inc()
+
+    async def _hand_over_when_idle(self, run: Run) -> None:
+        """Hand `run` over once no tool call of it is running (within `drain_seconds`):
+        the call finishes here, its result in the log, and is never left unknown."""
+        log = run.log
+        if isinstance(log, _OwnedLog) and log.open_tools and run.task is not None:
+            idle = asyncio.ensure_future(log.no_tool_running.wait())
+            await asyncio.wait(
+                [idle, run.task], timeout=self.drain_seconds, return_when=asyncio.FIRST_COMPLETED
+            )
+            idle.cancel()
+        run.cancel(moved_event())
+
+    async def shutdown(self) -> None:
+        """Hand every running answer that can be taken over to the other workers at once
+        (SIGTERM: a rolling restart ends no answer); the rest drain as before."""
+        self.draining = True
+        movable = (
+            [r for r in self.active() if r.task is not None and r.resume is not None]
+            if self.takeover is not None
+            else []
+        )
+        if movable:
+            logger.info("handing %d answers over to the other workers", len(movable))
+            await asyncio.gather(*(self._hand_over_when_idle(r) for r in movable))
+            await asyncio.gather(*(r.task for r in movable if r.task), return_exceptions=True)
+        await super().shutdown()
 
     def owned(self) -> Collection[str]:
         """Ids of the runs this worker is running."""

@@ -54,23 +54,28 @@ class RunKeys:
 
 
 # One call writes a whole flush: every run with new events. KEYS: (log, meta) per
-# run. ARGV: maxlen, ttl after the end, ttl while running, then per run one string
+# run. ARGV: maxlen, ttl after the end, ttl while running, the writing worker's id, the
+# time in ms (kept as the run's `at`: a takeover measures its gap from it), then per run one string
 # holding its events, each `<seq> <type> <length>\n<json>` (`pack_entry`): three
 # arguments per event cost the worker more CPU to send (redis-py packs every
 # argument in Python) than the event cost to make. Returns, per run, 1 (written),
-# 0 (the run had already ended: nothing written) or -1 (the run is unknown: Redis
-# lost it). On a Redis Cluster a call holds one shard's runs (CLUSTER_APPEND_SCRIPT).
+# 0 (the run had already ended: nothing written), -1 (the run is unknown: Redis
+# lost it) or 2 (another worker took the run over: this one is fenced off). On a
+# Redis Cluster a call holds one shard's runs (CLUSTER_APPEND_SCRIPT).
 _APPEND_BODY = """
 local results = {}
 for r = 1, #K / 2 do
   local log, meta = K[2 * r - 1], K[2 * r]
-  local packed = A[3 + r]
-  local state = redis.call('HMGET', meta, 'owner', 'ended')
+  local packed = A[5 + r]
+  local state = redis.call('HMGET', meta, 'owner', 'ended', 'worker')
   if not state[1] then
     results[r] = -1
   elseif state[2] then
     results[r] = 0
+  elseif state[3] and state[3] ~= A[4] then
+    results[r] = 2
   else
+    redis.call('HSET', meta, 'at', A[5])
     local ended = nil
     local at = 1
     while at <= #packed do

@@ -289,6 +289,7 @@ def _run_manager(settings: Settings, store: ChatStore) -> RunManager:
         lease_seconds=settings.run_lease_seconds,
         max_events=settings.run_log_max_events,
         on_interrupted=interrupted,
+        max_takeovers=settings.run_max_takeovers,
     )
 
 

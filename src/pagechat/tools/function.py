@@ -55,6 +55,7 @@ class ToolOptions(TypedDict, total=False):
     requires_approval: bool | Callable[[dict[str, Any]], bool]
     approval_reason: str | Callable[[dict[str, Any]], str] | None
     result_is_answer: bool
+    safe_to_repeat: bool
 
 
 @overload

@@ -128,6 +128,11 @@ class ToolConfig:
     payload_type: str | None = None
     """The `type` of the payload its results carry, when it declares one: `GET
     /api/payload-types` then lists `payload_schema` under it for the web UI's schema card."""
+    safe_to_repeat: bool = False
+    """Running it twice does no harm (it reads, or its writes are idempotent): a call
+    that was running when its server stopped is run again by the worker that takes the
+    answer over. False (the default, right for a tool that writes): it is not run again,
+    and the model is told its outcome is unknown (chat/resume.py)."""
 
     def approval_needed(self, params: dict[str, Any]) -> str | None:
         """The reason to ask before running with these (already validated) `params`, or None."""

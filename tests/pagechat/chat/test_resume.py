@@ -1,0 +1,63 @@
+"""Rebuilding an answer from its run's log, as its followers saw it."""
+
+from __future__ import annotations
+
+import orjson
+
+from pagechat.chat.resume import rebuild
+from pagechat.protocol import ToolHistoryEntry
+
+
+def _entries(*events: dict[str, object]) -> list[tuple[int, str, bytes]]:
+    return [(i + 1, str(e["type"]), orjson.dumps(e)) for i, e in enumerate(events)]
+
+
+def test_the_text_and_completed_calls_are_folded_from_the_log() -> None:
+    rebuilt = rebuild(
+        _entries(
+            {"type": "status", "message": "Thinking..."},
+            {"type": "text_delta", "text": "w0 w1 "},
+            {"type": "tool_start", "tool": "lookup", "input": {"topic": "x"}, "tool_use_id": "t1"},
+            {
+                "type": "tool_complete",
+                "tool": "lookup",
+                "index": 0,
+                "is_error": False,
+                "output": "facts",
+            },
+            {"type": "text_delta", "text": "[[tool:0]]"},
+            {"type": "text_delta", "text": "w2 "},
+        )
+    )
+    assert rebuilt.content == "w0 w1 [[tool:0]]w2 "
+    assert rebuilt.tool_history == [
+        ToolHistoryEntry(tool_name="lookup", input={"topic": "x"}, output="facts", tool_use_id="t1")
+    ]
+    assert rebuilt.running == []
+
+
+def test_a_call_started_and_not_completed_is_running() -> None:
+    rebuilt = rebuild(
+        _entries(
+            {"type": "text_delta", "text": "w0 "},
+            {
+                "type": "tool_start",
+                "tool": "write_note",
+                "input": {"title": "x"},
+                "tool_use_id": "t9",
+            },
+        )
+    )
+    assert [(s.tool, s.tool_use_id) for s in rebuilt.running] == [("write_note", "t9")]
+    assert rebuilt.tool_history == []
+
+
+def test_a_continued_answer_goes_on_from_its_stored_part() -> None:
+    before = ToolHistoryEntry(tool_name="lookup", input={}, output="old", tool_use_id="t0")
+    rebuilt = rebuild(
+        _entries({"type": "text_delta", "text": "more"}),
+        content="[[tool:0]]so far ",
+        tool_history=[before],
+    )
+    assert rebuilt.content == "[[tool:0]]so far more"
+    assert rebuilt.tool_history == [before]

@@ -1,0 +1,342 @@
+"""Durable answers: a run survives its worker (issue 32).
+
+Real `pagechat serve` workers share one Redis (or a 3-master Redis Cluster) and
+PostgreSQL; the model is the Anthropic SDK against a fake upstream that continues a
+numbered answer from where its prefill ends (tests/support/numbered.py). The worker
+that owns an answer is SIGKILLed, or gets SIGTERM; a follower on another worker sees
+the answer complete, every word once, and the stored answer equals what it assembled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from redis.asyncio import Redis
+
+from pagechat.chat.resume import UNKNOWN_OUTCOME_RESULT
+from tests.conftest import PASSWORD
+from tests.fakes.anthropic_server import FakeAnthropic
+from tests.support.numbered import numbered_answer, words
+from tests.support.workers import Event, Worker, events, seed_user, worker_env
+
+EMAIL = "ada@example.com"
+APP = "tests.support.takeover_app:create_app"
+
+
+@dataclass
+class Deployment:
+    workers: list[Worker]
+    upstream: FakeAnthropic
+    tool_log: Path
+    redis_url: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def client(self, worker: Worker) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=worker.url, headers=self.headers, timeout=30)
+
+    def tool_runs(self) -> list[str]:
+        return self.tool_log.read_text().split() if self.tool_log.exists() else []
+
+
+def _options(request: pytest.FixtureRequest) -> dict[str, Any]:
+    return dict(getattr(request, "param", {}))
+
+
+@pytest.fixture
+async def deployment(
+    request: pytest.FixtureRequest, postgres_url: str, tmp_path: Path
+) -> AsyncIterator[Deployment]:
+    """Workers of one deployment (2 by default; `workers`, `cluster`, `env` by param)."""
+    options = _options(request)
+    sharded = options.get("cluster", False)
+    redis = request.getfixturevalue("redis_cluster" if sharded else "redis_server")
+    await seed_user(postgres_url, EMAIL, PASSWORD)
+    tool_log = tmp_path / "tools.log"
+    with FakeAnthropic(responder=numbered_answer) as upstream:
+        env = worker_env(
+            database_url=postgres_url,
+            redis_url=redis.url,
+            upstream=upstream.base_url,
+            state_dir=tmp_path / "state",
+            PAGECHAT_APP=APP,
+            TAKEOVER_TOOL_LOG=str(tool_log),
+            **({"PAGECHAT_REDIS_CLUSTER": "true"} if sharded else {}),
+            **options.get("env", {}),
+        )
+        workers = [Worker(name, env) for name in "abc"[: options.get("workers", 2)]]
+        try:
+            await asyncio.gather(*(w.start() for w in workers))
+            deployment = Deployment(workers, upstream, tool_log, redis.url)
+            async with httpx.AsyncClient(base_url=workers[0].url) as client:
+                r = await client.post(
+                    "/api/auth/login", json={"email": EMAIL, "password": PASSWORD}
+                )
+                deployment.headers = {"Authorization": f"Bearer {r.json()['access_token']}"}
+            yield deployment
+        finally:
+            await asyncio.gather(*(w.aclose() for w in workers))
+
+
+def _text(got: list[Event]) -> str:
+    return "".join(str(e.data["text"]) for e in got if e.type == "text_delta")
+
+
+async def _until(stream: AsyncIterator[Event], done: Any) -> list[Event]:
+    got: list[Event] = []
+    async for event in stream:
+        got.append(event)
+        if done(got):
+            break
+    return got
+
+
+async def _stored(deployment: Deployment, worker: Worker, conversation_id: str) -> dict[str, Any]:
+    async with deployment.client(worker) as client:
+        detail = (await client.get(f"/api/conversations/{conversation_id}")).json()
+    answer: dict[str, Any] = detail["messages"][-1]
+    return answer
+
+
+async def _kill_owner_and_follow(
+    deployment: Deployment, message: str, killed_when: Any
+) -> tuple[list[Event], str]:
+    """Start an answer on worker a, follow it from worker b from the start, SIGKILL a
+    once `killed_when(events so far)`; every event b saw, and the conversation's id."""
+    a, b = deployment.workers[0], deployment.workers[1]
+    async with (
+        deployment.client(a) as on_a,
+        deployment.client(b) as on_b,
+        on_a.stream("POST", "/api/chat/stream", json={"message": message}) as live,
+    ):
+        run_id = live.headers["X-Run-Id"]
+        conversation_id = live.headers["X-Conversation-Id"]
+        await _until(events(live), lambda got: any(e.type == "text_delta" for e in got))
+        async with on_b.stream(
+            "GET", f"/api/chat/runs/{run_id}/events", headers={"Last-Event-ID": "0"}
+        ) as followed:
+            from_b = events(followed)
+            seen = await _until(from_b, killed_when)
+            await a.kill()
+            async with asyncio.timeout(20):
+                rest = [e async for e in from_b]
+    return seen + rest, conversation_id
+
+
+def _one_stream(got: list[Event]) -> None:
+    ids = [e.id for e in got]
+    assert ids == list(range(1, len(ids) + 1)), "one stream: ids run on, no gap, no repeat"
+
+
+ON_A_REDIS_CLUSTER = pytest.mark.parametrize(
+    "deployment", [{}, {"cluster": True}], indirect=True, ids=["one redis", "redis cluster"]
+)
+
+
+@ON_A_REDIS_CLUSTER
+async def test_killing_the_owner_mid_text_completes_the_answer_with_every_word_once(
+    deployment: Deployment,
+) -> None:
+    got, conversation_id = await _kill_owner_and_follow(
+        deployment, "words 60", lambda got: _text(got).count(" ") >= 12
+    )
+
+    _one_stream(got)
+    assert got[-1].type == "complete"
+    assert any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)
+    assert _text(got) == words(60) == got[-1].data["payload"]["message"]  # type: ignore[index]
+    stored = await _stored(deployment, deployment.workers[1], conversation_id)
+    assert stored["status"] == "complete"
+    assert stored["content"] == _text(got)
+
+
+async def test_killing_the_owner_after_a_tool_completed_runs_the_tool_once(
+    deployment: Deployment,
+) -> None:
+    got, conversation_id = await _kill_owner_and_follow(
+        deployment,
+        "tool lookup words 40",
+        lambda got: any(e.type == "tool_complete" for e in got) and _text(got).count(" ") >= 8,
+    )
+
+    _one_stream(got)
+    assert got[-1].type == "complete"
+    assert deployment.tool_runs() == ["lookup"]
+    message = got[-1].data["payload"]["message"]  # type: ignore[index]
+    assert message == _text(got) == words(5) + "[[tool:0]]" + words(40, 5)
+    stored = await _stored(deployment, deployment.workers[1], conversation_id)
+    assert stored["content"] == message
+    assert [t["output"] for t in stored["tool_history"]] == ["facts about x"]
+
+
+async def test_killing_the_owner_during_a_write_tool_tells_the_model_and_runs_it_once(
+    deployment: Deployment,
+) -> None:
+    got, conversation_id = await _kill_owner_and_follow(
+        deployment,
+        "tool write_note words 20",
+        lambda got: any(e.type == "tool_start" for e in got),
+    )
+    await asyncio.sleep(0)
+
+    _one_stream(got)
+    assert got[-1].type == "complete"
+    assert deployment.tool_runs() == ["write_note"], "not run again"
+    completed = [e for e in got if e.type == "tool_complete"]
+    assert [(e.data["is_error"], e.data["output"]) for e in completed] == [
+        (True, UNKNOWN_OUTCOME_RESULT)
+    ]
+    stored = await _stored(deployment, deployment.workers[1], conversation_id)
+    assert "UNKNOWN-SEEN" in stored["content"]
+    assert stored["content"] == _text(got) == words(5) + "[[tool:0]]UNKNOWN-SEEN " + words(20, 5)
+
+
+@pytest.mark.parametrize(
+    "deployment", [{"workers": 3, "env": {"PAGECHAT_RUN_MAX_TAKEOVERS": "1"}}], indirect=True
+)
+async def test_an_answer_taken_over_too_often_ends_with_a_clear_error(
+    deployment: Deployment,
+) -> None:
+    a = deployment.workers[0]
+    run_id = await _start(deployment, a, "words 400")
+    seen: list[Event] = []
+    follower = asyncio.create_task(_follow_anywhere(deployment, run_id, seen))
+    async with asyncio.timeout(20):
+        while not any(e.type == "text_delta" for e in seen):  # it streams, from Redis too
+            await asyncio.sleep(0.05)
+    await a.kill()
+    # Whichever worker took it over is killed too: the next one ends it (1 takeover allowed).
+    owner = await _taken_over_by(deployment, run_id, not_pid=a.pid)
+    await owner.kill()
+    got = await asyncio.wait_for(follower, 30)
+
+    _one_stream(got)
+    assert got[-1].type == "error" and got[-1].data["code"] == "interrupted"
+    assert "stopped 2 times" in str(got[-1].data["message"])
+    conversation_id = await _conversation_of(deployment, run_id)
+    alive = next(w for w in deployment.workers if w.proc and w.proc.returncode is None)
+    stored = await _stored(deployment, alive, conversation_id)
+    assert stored["status"] == "interrupted"
+    assert stored["content"] == _text(got)
+
+
+async def _taken_over_by(deployment: Deployment, run_id: str, *, not_pid: int) -> Worker:
+    """The worker that holds the run now (its Redis metadata names the worker's pid)."""
+    redis = Redis.from_url(deployment.redis_url)
+    try:
+        for _ in range(300):  # a lease and a beat at most; a loaded machine is slower
+            worker: Any = await redis.hget(f"pagechat:run:{{{run_id}}}:meta", "worker")
+            pid = int(str(worker, "utf-8").split(":")[1]) if worker else not_pid
+            if pid != not_pid:
+                return next(w for w in deployment.workers if w.pid == pid)
+            await asyncio.sleep(0.1)
+    finally:
+        await redis.aclose()
+    raise AssertionError("nobody took the answer over")
+
+
+async def _conversation_of(deployment: Deployment, run_id: str) -> str:
+    redis = Redis.from_url(deployment.redis_url)
+    try:
+        meta: Any = await redis.hget(f"pagechat:run:{{{run_id}}}:meta", "conversation")
+    finally:
+        await redis.aclose()
+    assert meta is not None
+    return str(meta, "utf-8")
+
+
+async def _follow_anywhere(
+    deployment: Deployment, run_id: str, got: list[Event] | None = None
+) -> list[Event]:
+    """A client that resumes on the next worker whenever its stream ends without an end
+    (collecting into `got`, which a test may watch)."""
+    got = [] if got is None else got
+    for attempt in range(600):
+        worker = deployment.workers[attempt % len(deployment.workers)]
+        last = max((e.id for e in got if e.id is not None), default=0)
+        try:
+            async with (
+                deployment.client(worker) as client,
+                client.stream(
+                    "GET", f"/api/chat/runs/{run_id}/events", headers={"Last-Event-ID": str(last)}
+                ) as response,
+            ):
+                if response.status_code != 200:
+                    raise httpx.TransportError("not served")
+                async for event in events(response):
+                    if event.id is not None and event.id <= last:
+                        continue
+                    got.append(event)
+                    if event.type in ("complete", "error", "cancelled"):
+                        return got
+        except httpx.TransportError:
+            pass
+        await asyncio.sleep(0.1)
+    raise AssertionError("the answer never ended")
+
+
+async def _start(deployment: Deployment, worker: Worker, message: str) -> str:
+    async with (
+        deployment.client(worker) as client,
+        client.stream("POST", "/api/chat/stream", json={"message": message}) as response,
+    ):
+        return response.headers["X-Run-Id"]
+
+
+_MANY = '{"user": {"concurrent_answers": 100, "turns_per_minute": 100}}'
+
+
+@pytest.mark.parametrize(
+    "deployment",
+    [{"workers": 3, "env": {"PAGECHAT_DRAIN_SECONDS": "30", "PAGECHAT_QUOTAS": _MANY}}],
+    indirect=True,
+)
+async def test_a_rolling_restart_of_three_workers_completes_every_answer_in_flight(
+    deployment: Deployment,
+) -> None:
+    followers: list[tuple[int, asyncio.Task[list[Event]]]] = []
+    for index, worker in enumerate(deployment.workers):
+        # Ten answers on this worker, each long enough to outlive its restart.
+        for n in range(10):
+            count = 150 + 10 * index + n  # 6 s and more: it runs when its worker stops
+            run_id = await _start(deployment, worker, f"words {count}")
+            followers.append((count, asyncio.create_task(_follow_anywhere(deployment, run_id))))
+        await asyncio.sleep(0.3)
+        # Hands its answers over at once, instead of draining them for 30 s.
+        assert await worker.terminate() in (0, -signal.SIGTERM)
+        await worker.start()
+    for count, follower in followers:
+        got = await asyncio.wait_for(follower, 60)
+        _one_stream(got)
+        assert got[-1].type == "complete", got[-1]
+        assert _text(got) == words(count) == got[-1].data["payload"]["message"]  # type: ignore[index]
+        # Handed over, not drained: another worker went on with it.
+        assert any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)
+
+
+async def test_sigterm_during_a_write_tool_lets_it_finish_then_hands_the_answer_over(
+    deployment: Deployment,
+) -> None:
+    a = deployment.workers[0]
+    run_id = await _start(deployment, a, "tool write_note words 20")
+    seen: list[Event] = []
+    follower = asyncio.create_task(_follow_anywhere(deployment, run_id, seen))
+    async with asyncio.timeout(20):
+        while not any(e.type == "tool_start" for e in seen):
+            await asyncio.sleep(0.05)
+    assert await a.terminate() in (0, -signal.SIGTERM)
+    got = await asyncio.wait_for(follower, 60)
+
+    _one_stream(got)
+    assert got[-1].type == "complete"
+    assert deployment.tool_runs() == ["write_note"]
+    completed = [(e.data["is_error"], e.data["output"]) for e in got if e.type == "tool_complete"]
+    assert completed == [(False, "saved x")], "finished on its worker, its outcome known"
+    assert _text(got) == words(5) + "[[tool:0]]" + words(20, 5)
+    assert any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)

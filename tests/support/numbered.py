@@ -1,0 +1,66 @@
+"""A fake upstream's answer that continues a numbered answer from where it was left.
+
+`words N` in the question asks for `w0 w1 ... w(N-1) `. Whatever the model has already
+written (an assistant prefill after a takeover or Continue, or the text before a tool
+call) is read back, and the answer goes on from the next number, so a test can check
+that the stored answer holds every word exactly once, in order. `tool NAME` in the
+question: the first step writes five words and calls NAME; after its result the words go
+on, prefixed by `UNKNOWN-SEEN ` when the result said the outcome is unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.fakes.anthropic_server import Response, ToolUse, reply
+
+__all__ = ["numbered_answer", "words"]
+
+PACE = 25.0  # tokens per second
+
+
+def words(count: int, start: int = 0) -> str:
+    """`w<start> ... w<count-1> `: the answer (or its part) a test expects."""
+    return "".join(f"w{i} " for i in range(start, count))
+
+
+def _texts(message: dict[str, Any]) -> list[str]:
+    content = message.get("content")
+    if isinstance(content, str):
+        return [content]
+    return [str(b.get("text") or b.get("content") or "") for b in content or []]
+
+
+def numbered_answer(body: dict[str, Any], *, pace: float = PACE) -> Response:
+    """The responder: see the module's docstring."""
+    messages: list[dict[str, Any]] = body["messages"]
+    question = next(
+        (t for m in messages if m["role"] == "user" for t in _texts(m) if "words" in t), ""
+    )
+    match = re.search(r"words (\d+)", question)
+    count = int(match.group(1)) if match else 10
+    tool = re.search(r"tool (\w+)", question)
+    written = " ".join(t for m in messages if m["role"] == "assistant" for t in _texts(m))
+    numbers = [int(n) for n in re.findall(r"\bw(\d+)\b", written)]
+    after = numbers[-1] + 1 if numbers else 0
+    last = messages[-1]
+    results = [b for b in last.get("content") or [] if isinstance(b, dict)]
+    told_unknown = any(
+        "outcome is unknown" in str(b.get("content"))
+        for b in results
+        if b.get("type") == "tool_result"
+    )
+    asked = last["role"] == "user" and not any(b.get("type") == "tool_result" for b in results)
+    if tool and not numbers and asked:
+        use = ToolUse(
+            tool.group(1), {"title": "x"} if tool.group(1) == "write_note" else {"topic": "x"}
+        )
+        return reply(*[f"w{i} " for i in range(min(5, count))], use, tokens_per_second=pace)
+    items = [f"w{i} " for i in range(after, count)]
+    if last["role"] == "assistant" and items:
+        # A prefill ends without its space: the model goes on with one.
+        items[0] = " " + items[0]
+    if told_unknown:
+        items.insert(0, "UNKNOWN-SEEN ")
+    return reply(*(items or [" "]), tokens_per_second=pace)

@@ -1,0 +1,46 @@
+"""An app for takeover tests: two global tools that count their runs in a file.
+
+`lookup` reads (safe to repeat); `write_note` writes and takes
+`TAKEOVER_TOOL_SECONDS` (3) to do it, so a test can kill its worker meanwhile. Each call
+appends its tool's name to the file `TAKEOVER_TOOL_LOG` as it starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+from fastapi import FastAPI
+
+from pagechat.server import ModelSource, create_app_from_settings
+from pagechat.settings import Settings
+from pagechat.tools import register_tool, tool
+
+__all__ = ["create_app", "lookup", "write_note"]
+
+
+def _count(name: str) -> None:
+    with open(os.environ["TAKEOVER_TOOL_LOG"], "a", encoding="utf-8") as log:
+        log.write(name + "\n")
+
+
+@tool(safe_to_repeat=True)
+def lookup(topic: str) -> str:
+    """Look a topic up."""
+    _count("lookup")
+    return f"facts about {topic}"
+
+
+@tool
+async def write_note(title: str) -> str:
+    """Write a note."""
+    _count("write_note")
+    await asyncio.sleep(float(os.environ.get("TAKEOVER_TOOL_SECONDS", "3")))
+    return f"saved {title}"
+
+
+def create_app(settings: Settings | None = None, *, model: ModelSource | None = None) -> FastAPI:
+    """The app factory `pagechat serve --app` calls."""
+    register_tool(lookup)
+    register_tool(write_note)
+    return create_app_from_settings(settings, model=model)
