@@ -29,7 +29,16 @@ def connect_redis(url: str, *, cluster: bool = False, **options: object) -> Redi
 
         return RedisCluster.from_url(url, **options)
     from redis.asyncio import Redis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
 
+    # After a Redis restart every pooled connection is dead, and each fails the first
+    # command sent on it; one quick retry on a fresh connection makes a restart cost the
+    # answers that were running, not the next ones too. Only a refused or closed
+    # connection is retried, never a timeout (the command may have run).
+    options.setdefault("retry", Retry(ExponentialBackoff(cap=0.2, base=0.02), 2))
+    options.setdefault("retry_on_error", [RedisConnectionError])
     return Redis.from_url(url, **options)  # type: ignore[arg-type]
 
 
