@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from pagechat.agui import AguiStream
+from pagechat.chat.frontend_tools import MAX_FRONTEND_TOOLS
 from pagechat.pages import register_page
 from pagechat.protocol import MAX_JSON_DEPTH, MAX_JSON_VALUES, parse_event
 from pagechat.runs.log import MemoryEventLog
@@ -135,3 +136,16 @@ def test_pagechats_own_stream_ends_with_an_error_event_when_it_cannot_go_on() ->
 
     event = parse_event(frame.split("data: ", 1)[1].strip())
     assert event.type == "error" and event.message == UNSENDABLE
+
+
+async def test_one_frontend_tool_over_the_limit_is_a_422(live: Live) -> None:
+    register_page("ledger")
+    tool = {"description": "", "parameters": {"type": "object"}}
+    tools = [{"name": f"t{n}", **tool} for n in range(MAX_FRONTEND_TOOLS + 1)]
+
+    response = await live.client.post(
+        "/api/agui/ledger", json=_agui(tools=tools), headers=live.alice.headers
+    )
+
+    assert response.status_code == 422
+    assert f"At most {MAX_FRONTEND_TOOLS} frontend tools" in response.json()["detail"]
