@@ -112,7 +112,9 @@ def test_depth_just_over_the_limit_is_refused_and_at_it_accepted() -> None:
 
 def test_refs_that_multiply_are_counted_where_they_are_used() -> None:
     # 12 definitions, each naming the next 4 times: 4^12 schemas once the refs are followed.
-    defs: dict[str, Any] = {f"d{i}": {"anyOf": [{"$ref": f"#/$defs/d{i + 1}"}] * 4} for i in range(12)}
+    defs: dict[str, Any] = {
+        f"d{i}": {"anyOf": [{"$ref": f"#/$defs/d{i + 1}"}] * 4} for i in range(12)
+    }
     defs["d12"] = {"type": "string"}
     schema = {"type": "object", "$defs": defs, "properties": {"a": {"$ref": "#/$defs/d0"}}}
 
