@@ -102,6 +102,7 @@ bench: setup web chromium
 	$(BIN)/python bench/provider_stream.py
 	$(BIN)/python bench/cancel.py
 	$(BIN)/python bench/cancel_workers.py
+	$(BIN)/python bench/loop_lag.py
 	$(BIN)/python bench/conversation_load.py
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/scale.py

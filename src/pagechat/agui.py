@@ -69,7 +69,7 @@ from .events import (
 from .pages.choices import find_choice_blocks
 from .protocol import ChatResponsePayload
 from .runs.log import sse_frame
-from .streams import StreamAdapter
+from .streams import UNSENDABLE, StreamAdapter
 
 __all__ = ["AguiStream", "conversation_for_thread"]
 
@@ -125,12 +125,24 @@ class AguiStream(StreamAdapter):
         self._replaying = resumed_call is not None
         """A resumed run first replays the answer so far, which the client has already."""
         self._state_keys = dict(state_keys or {})
+        self._opened = False
 
     def opening(self) -> bytes:
         """RUN_STARTED and the state snapshot."""
-        return _frame(RunStartedEvent(thread_id=self.thread_id, run_id=self.run_id)) + _frame(
+        frames = _frame(RunStartedEvent(thread_id=self.thread_id, run_id=self.run_id)) + _frame(
             StateSnapshotEvent(snapshot=self._state if self._state is not None else {})
         )
+        self._opened = True
+        return frames
+
+    def failed(self) -> bytes:
+        """RUN_ERROR (after RUN_STARTED, when the opening itself could not be made)."""
+        started = (
+            b""
+            if self._opened
+            else _frame(RunStartedEvent(thread_id=self.thread_id, run_id=self.run_id))
+        )
+        return started + _frame(RunErrorEvent(message=UNSENDABLE, code="unsendable"))
 
     def render(self, seq: int, event: RunEvent) -> bytes:
         return b"".join(_frame(e) for e in self.translate(event))

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 __all__ = [
+    "MAX_JSON_DEPTH",
+    "MAX_JSON_VALUES",
     "MAX_MESSAGE_CHARS",
     "PAYLOAD_ERROR",
     "ActionRequest",
@@ -63,6 +65,7 @@ __all__ = [
     "ToolStartEvent",
     "Usage",
     "UserPublic",
+    "json_limit_problem",
     "parse_event",
     "wire_schema",
 ]
@@ -331,8 +334,42 @@ def _storable(value: Any) -> Any:
     return value
 
 
+MAX_JSON_DEPTH = 32
+"""How deep a client's JSON may nest (page context, action and payload data, AG-UI
+state, context, tool schemas and forwarded props): far below where encoders give up."""
+MAX_JSON_VALUES = 20_000
+"""How many values (objects, arrays, strings, numbers...) a client's JSON may hold."""
+
+
+def json_limit_problem(value: Any, *, what: str) -> str | None:
+    """Why `value`, a client's JSON named `what`, is over `MAX_JSON_DEPTH` or
+    `MAX_JSON_VALUES`, or None. Iterative: no depth makes it recurse."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    count = 0
+    while pending:
+        item, depth = pending.pop()
+        count += 1
+        if count > MAX_JSON_VALUES:
+            return f"{what} holds more than {MAX_JSON_VALUES:,} values (MAX_JSON_VALUES)"
+        if depth > MAX_JSON_DEPTH:
+            return f"{what} nests deeper than {MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)"
+        if isinstance(item, dict):
+            pending.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            pending.extend((v, depth + 1) for v in item)
+    return None
+
+
+def _bounded(value: Any) -> Any:
+    problem = json_limit_problem(value, what="the JSON")
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
 _Text = Annotated[str, AfterValidator(_storable)]
-_JsonObject = Annotated[dict[str, Any], AfterValidator(_storable)]
+# Bounded first: _storable walks every value.
+_JsonObject = Annotated[dict[str, Any], AfterValidator(_bounded), AfterValidator(_storable)]
 
 
 class ChatRequest(_Model):

@@ -13,10 +13,13 @@ from __future__ import annotations
 import abc
 from typing import ClassVar
 
-from .events import RunEvent
+from .events import Error, RunEvent
 from .runs.log import encode_event, sse_frame
 
-__all__ = ["NativeStream", "StreamAdapter"]
+__all__ = ["UNSENDABLE", "NativeStream", "StreamAdapter"]
+
+UNSENDABLE = "The answer could not be sent on this stream; it may be in the conversation."
+"""The message of the terminal error a stream ends with when its frames cannot be made."""
 
 
 class StreamAdapter(abc.ABC):
@@ -34,6 +37,12 @@ class StreamAdapter(abc.ABC):
     def render(self, seq: int, event: RunEvent) -> bytes:
         """The frames that tell `event`, number `seq` in the run's log (0: an event of
         this reader's own, such as a lost connection's error); `b""` for none."""
+
+    def failed(self) -> bytes:
+        """The frames that end the stream when its own frames cannot be made (an event
+        that cannot be encoded): its protocol's terminal error, so no client waits for an
+        end that never comes. Made of constants only: it cannot fail in turn."""
+        return self.render(0, Error(message=UNSENDABLE, code="unsendable"))
 
 
 class NativeStream(StreamAdapter):

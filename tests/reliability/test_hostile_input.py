@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from pagechat.models import FunctionModel, tool_call
 from pagechat.pages import ActionContext, ServerAction, register_page
-from pagechat.protocol import MAX_MESSAGE_CHARS, ActionRequest, ChatRequest
+from pagechat.protocol import MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, ActionRequest, ChatRequest
 from pagechat.testing import read_all, streamed_text
 from pagechat.tools import ToolConfig, ToolContext, register_tool
 from tests.conftest import PASSWORD
@@ -149,10 +149,23 @@ async def test_json_nested_ten_thousand_levels_deep_is_a_4xx_json(
     await _nothing_started(live)
 
 
-async def test_a_deep_context_that_parses_goes_through_the_whole_turn(live: Live) -> None:
-    live.script(["Seen."])
+async def test_a_deep_context_that_parses_is_a_422_naming_the_limit(live: Live) -> None:
+    # Deep JSON that parses would pass pydantic and then fail to encode mid-stream
+    # (issue 34, item 4): it is refused before anything starts.
+    body = {"message": "Look", "context": {"state": json.loads(_nested(500))}}
+    response = await live.client.post("/api/chat/stream", json=body, headers=live.alice.headers)
 
-    response, fs = await live.chat("Look", context={"state": json.loads(_nested(500))})
+    assert _is_json_4xx(response)
+    assert "MAX_JSON_DEPTH" in json.dumps(response.json()["detail"])
+    await _nothing_started(live)
+
+
+async def test_a_context_as_deep_as_the_limit_goes_through_the_whole_turn(live: Live) -> None:
+    live.script(["Seen."])
+    # `context` is one level, `state` the next: the rest fills the limit.
+    response, fs = await live.chat(
+        "Look", context={"state": json.loads(_nested(MAX_JSON_DEPTH - 2))}
+    )
 
     assert response.status_code == 200 and fs[-1].type == "complete"
     messages = await live.messages(response.headers["x-conversation-id"])

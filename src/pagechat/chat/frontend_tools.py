@@ -20,6 +20,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from ..tools.schema_limits import SchemaRefused, check_client_schema
 from ..tools.types import ToolConfig, ToolContext, ToolResult
 
 __all__ = [
@@ -72,7 +73,10 @@ def frontend_tool(name: str, description: str, parameters: Any) -> ToolConfig:
             f"The parameters of frontend tool {name!r} exceed {MAX_SCHEMA_CHARS:,} characters"
         )
     try:
+        check_client_schema(schema, what=f"frontend tool {name!r}")
         Draft202012Validator.check_schema(schema)
+    except SchemaRefused as exc:
+        raise FrontendToolError(str(exc)) from None
     except SchemaError as exc:
         raise FrontendToolError(
             f"The parameters of frontend tool {name!r} are not valid JSON Schema: {exc.message}"

@@ -35,7 +35,8 @@ logger = logging.getLogger(__name__)
 
 
 class McpUserNotFound(LookupError):
-    """`--user` names no account (the operator's mistake)."""
+    """`--user` names no account, or is left out while the tools need a user (the
+    operator's mistake)."""
 
 
 ContextFactory = Callable[[], AbstractAsyncContextManager[ToolContext]]
@@ -112,6 +113,14 @@ async def serve_app_tools(app: FastAPI, *, user_email: str | None) -> None:
                 raise McpUserNotFound(f"no account for {user_email}")
             user_id, is_admin = row.id, row.is_admin
         tools = [t for t in global_tools() if t.allowed_for(is_admin=is_admin)]
+        needing = [t.name for t in tools if t.needs_user]
+        if user_id is None and needing:
+            # Else every call of them would fail: refuse now, saying what to do.
+            raise McpUserNotFound(
+                f"this app's tools act for a signed-in user ({', '.join(needing[:5])}"
+                f"{', ...' if len(needing) > 5 else ''}): pass --user EMAIL, the account "
+                "their calls act as"
+            )
 
         @asynccontextmanager
         async def context() -> AsyncIterator[ToolContext]:

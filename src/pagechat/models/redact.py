@@ -16,7 +16,13 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote
 
-__all__ = ["REDACTED", "RedactingFilter", "install_log_redaction", "redact"]
+__all__ = [
+    "REDACTED",
+    "RedactingFilter",
+    "RedactingFormatter",
+    "install_log_redaction",
+    "redact",
+]
 
 REDACTED = "[redacted]"
 
@@ -89,10 +95,15 @@ def _cut(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 class RedactingFilter(logging.Filter):
-    """Takes keys out of every log record a handler writes: its message and its traceback.
+    """Takes keys out of every log record a handler writes: its arguments and its traceback.
 
     Attached to the handlers of `pagechat serve`, so a key that reaches a log line by any
     path (an SDK's exception text, a library's debug line) is written as `[redacted]`.
+
+    The record keeps its shape: each string argument is redacted where it stands, and
+    `args` is never replaced, since a formatter may read them one by one (uvicorn's
+    access formatter unpacks five). A key the arguments alone do not show (in a number's
+    text, or across an argument's edge) is caught on the way out by `RedactingFormatter`.
     """
 
     def __init__(self, secrets: Iterable[str | None] = ()) -> None:
@@ -100,20 +111,44 @@ class RedactingFilter(logging.Filter):
         self._secrets = [s for s in secrets if s]
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        clean = redact(message, self._secrets)
-        if clean != message:
-            record.msg, record.args = clean, None
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg, self._secrets)
+        if isinstance(record.args, tuple):
+            record.args = tuple(self._clean(a) for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: self._clean(v) for k, v in record.args.items()}
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
             record.exc_text = redact(record.exc_text, self._secrets)
         return True
 
+    def _clean(self, value: object) -> object:
+        return redact(value, self._secrets) if isinstance(value, str) else value
+
+
+class RedactingFormatter(logging.Formatter):
+    """Another handler's formatter, whose every line is redacted as a whole once written.
+
+    The last net under `RedactingFilter`: whatever the formatter makes of a record (a
+    traceback, an argument's text, a line joined from several arguments) is redacted
+    before the handler writes it, so no record is dropped and none holds a key.
+    """
+
+    def __init__(self, inner: logging.Formatter, secrets: Iterable[str | None] = ()) -> None:
+        super().__init__()
+        self.inner = inner
+        self._secrets = [s for s in secrets if s]
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(self.inner.format(record), self._secrets)
+
 
 def install_log_redaction(secrets: Iterable[str | None] = ()) -> None:
-    """Put a `RedactingFilter` on every handler that writes the server's logs (the root
-    logger's, uvicorn's, and Python's last-resort one), once each."""
+    """Redact every handler that writes the server's logs (the root logger's, uvicorn's,
+    and Python's last-resort one), once each: a `RedactingFilter` on it, and its formatter
+    wrapped in a `RedactingFormatter`."""
+    secrets = list(secrets)
     redacting = RedactingFilter(secrets)
     handlers = [
         handler
@@ -125,3 +160,7 @@ def install_log_redaction(secrets: Iterable[str | None] = ()) -> None:
     for handler in handlers:
         if not any(isinstance(f, RedactingFilter) for f in handler.filters):
             handler.addFilter(redacting)
+        if not isinstance(handler.formatter, RedactingFormatter):
+            # A handler without a formatter uses logging's default one.
+            inner = handler.formatter or logging.Formatter()
+            handler.setFormatter(RedactingFormatter(inner, secrets))

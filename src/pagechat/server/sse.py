@@ -117,13 +117,18 @@ class EventStream(Response):
         writer.pinger = pinger
         follower: asyncio.Task[None] | None = None
         log = self.log
-        opening = self.adapter.opening()
-        if opening:
-            writer.write(opening)
-        if isinstance(log, MemoryEventLog):
-            writer.follow_memory(log, self.after)
+        try:
+            opening = self.adapter.opening()
+        except Exception:  # client data the protocol cannot encode: end, and say so
+            logger.exception("a stream adapter could not open its stream")
+            writer.unsendable()
         else:
-            follower = loop.create_task(writer.follow_remote(log, self.after))
+            if opening:
+                writer.write(opening)
+            if isinstance(log, MemoryEventLog):
+                writer.follow_memory(log, self.after)
+            else:
+                follower = loop.create_task(writer.follow_remote(log, self.after))
         why = "cancelled"
         try:
             why = await ending
@@ -139,7 +144,7 @@ class EventStream(Response):
                 writer.pinger.cancel()
             if why in ("disconnect", "cancelled") and self.on_disconnect is not None:
                 self.on_disconnect()
-            if why != "done" and self.on_abort is not None:
+            if (why != "done" or writer.broken) and self.on_abort is not None:
                 self.on_abort()
         if why == "failed" and writer.error is not None:
             raise writer.error
@@ -170,6 +175,7 @@ class _Writer:
         self.pinger: asyncio.TimerHandle | None = None
         self.error: BaseException | None = None
         self.stopped = False
+        self.broken = False
 
     # -- what to send ----------------------------------------------------------------
 
@@ -194,9 +200,9 @@ class _Writer:
                 try:
                     render, event = self._adapter.render, log.event
                     chunk = b"".join([render(seq, event(seq)) for seq in range(start + 1, end + 1)])
-                except Exception as exc:  # the run must not fail for one reader's sake
+                except Exception:  # the run must not fail for one reader's sake
                     logger.exception("a stream adapter failed")
-                    self._fail(exc)
+                    self.unsendable()
                     return
             if chunk:
                 self.write(chunk)
@@ -211,7 +217,13 @@ class _Writer:
             else:
                 render = self._adapter.render
                 async for seq, event in log.events(after):
-                    if chunk := render(seq, event):
+                    try:
+                        chunk = render(seq, event)
+                    except Exception:
+                        logger.exception("a stream adapter failed")
+                        self.unsendable()
+                        return
+                    if chunk:
                         self.write(chunk)
             self._end()
         except asyncio.CancelledError:
@@ -219,10 +231,17 @@ class _Writer:
         except Exception as exc:  # a lost Redis, say: the response fails as it would have
             self._fail(exc)
 
+    def unsendable(self) -> None:
+        """End the response with the adapter's terminal error: a frame could not be made.
+        The stream counts as broken off (`on_abort` runs), though it ended in order."""
+        self.broken = True
+        self.write(self._adapter.failed())
+        self._end()
+
     # -- sending ---------------------------------------------------------------------
 
     def write(self, body: bytes) -> None:
-        if self.stopped:
+        if self.stopped or self._last_sent:
             return
         if self._pending is not None:
             self._queued.append(body)

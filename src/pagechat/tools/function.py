@@ -56,6 +56,7 @@ class ToolOptions(TypedDict, total=False):
     approval_reason: str | Callable[[dict[str, Any]], str] | None
     result_is_answer: bool
     safe_to_repeat: bool
+    needs_user: bool
 
 
 @overload

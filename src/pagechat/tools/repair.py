@@ -29,6 +29,7 @@ from typing import Any
 import jsonschema
 
 from ..protocol import PAYLOAD_ERROR, CustomPayload, PayloadErrorData
+from .schema_limits import linear_search, linear_validator_for
 
 __all__ = [
     "SchemaCheck",
@@ -48,8 +49,9 @@ _DETAILS_CHARS = 2000
 
 
 def schema_error(schema: dict[str, Any], value: Any) -> str | None:
-    """Why `value` does not satisfy the JSON Schema `schema`, or None."""
-    validator_cls = jsonschema.validators.validator_for(schema)
+    """Why `value` does not satisfy the JSON Schema `schema`, or None. Its patterns are
+    matched in linear time (`schema_limits`): a client may have written them."""
+    validator_cls = linear_validator_for(schema)
     error = jsonschema.exceptions.best_match(validator_cls(schema).iter_errors(value))
     if error is None:
         return None
@@ -126,7 +128,7 @@ def _words(payload_type: str) -> str:
 def _valid(schema: Any, value: Any, root: dict[str, Any]) -> bool:
     if not isinstance(schema, dict):
         return schema is not False
-    validator_cls = jsonschema.validators.validator_for(root)
+    validator_cls = linear_validator_for(root)
     # Sub-schemas are checked with the whole document as their root, so `$ref`s resolve.
     validator = validator_cls(root).evolve(schema=schema)
     return bool(validator.is_valid(value))
@@ -245,7 +247,7 @@ class _Repair:
                     continue  # null for a field that may be left out: left out
                 result[key] = self.value(sub, item, depth + 1)
                 continue
-            pattern = next((s for p, s in patterns.items() if re.search(p, key)), None)
+            pattern = next((s for p, s in patterns.items() if linear_search(p, key)), None)
             if pattern is not None:
                 result[key] = self.value(pattern, item, depth + 1)
             elif extra is False:

@@ -133,6 +133,9 @@ class ToolConfig:
     that was running when its server stopped is run again by the worker that takes the
     answer over. False (the default, right for a tool that writes): it is not run again,
     and the model is told its outcome is unknown (chat/resume.py)."""
+    needs_user: bool = False
+    """It acts for a signed-in user (`ToolContext.user_id`) and cannot work without one:
+    `pagechat mcp serve` refuses to start without `--user` when it serves such a tool."""
 
     def approval_needed(self, params: dict[str, Any]) -> str | None:
         """The reason to ask before running with these (already validated) `params`, or None."""

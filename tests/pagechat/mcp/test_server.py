@@ -20,7 +20,8 @@ APP = "tests.pagechat.mcp.mcp_app:create_app"
 def env(tmp_path: Path) -> dict[str, str]:
     return {
         **os.environ,
-        "PYTHONPATH": str(ROOT),
+        # This checkout's code first, whichever checkout the environment installed.
+        "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("src", "apps/horizon/src", "")),
         "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/mcp.db",
         "PAGECHAT_STATE_DIR": str(tmp_path / "state"),
         "PAGECHAT_PROVIDER": "offline",
@@ -83,3 +84,14 @@ def test_an_unknown_user_is_a_clear_error(env: dict[str, str]) -> None:
     )  # fmt: skip
     assert done.returncode == 1
     assert "pagechat: error: no account for nobody@example.com" in done.stderr
+
+
+def test_an_app_whose_tools_need_a_user_refuses_to_serve_without_one(env: dict[str, str]) -> None:
+    done = subprocess.run(
+        [PAGECHAT, "mcp", "serve", "--app", "horizon.app:create_app"],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+    assert done.returncode == 1
+    assert "act for a signed-in user" in done.stderr and "pass --user EMAIL" in done.stderr
+    assert "Traceback" not in done.stderr

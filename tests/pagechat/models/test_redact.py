@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from pagechat.models.redact import REDACTED, RedactingFilter, redact
+from pagechat.models.redact import REDACTED, RedactingFilter, RedactingFormatter, redact
 from tests.support.secrets import leaks
 
 KEY = "sk-ant-api03-Zq8vN2xT7pLm4RkW9yBc1DfGh5JsKa6E"
@@ -55,3 +55,42 @@ def test_a_log_handler_with_the_filter_never_writes_the_key() -> None:
     assert "the provider said" in written and "RuntimeError" in written
     for n in range(len(KEY) - 6):
         assert KEY[n : n + 6] not in written
+
+
+def test_uvicorns_access_formatter_writes_a_redacted_line_for_a_key_in_the_query() -> None:
+    from uvicorn.logging import AccessFormatter
+
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    access = AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s')
+    handler.addFilter(RedactingFilter([KEY]))
+    handler.setFormatter(RedactingFormatter(access, [KEY]))
+    logger = logging.getLogger("test.redaction.access")
+    logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        args = ("127.0.0.1:5000", "GET", f"/api/health?k={KEY[4:16]}", "1.1", 200)
+        logger.info('%s - "%s %s HTTP/%s" %d', *args)
+        logger.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5001", "GET", "/x/Bearer", "1.1", 404)
+    finally:
+        logger.removeHandler(handler)
+
+    lines = out.getvalue().splitlines()
+    assert lines[0] == '127.0.0.1:5000 - "GET /api/health?k=[redacted] HTTP/1.1" 200 OK'
+    # A bearer-shaped stretch made across the arguments' edges is caught on the way out.
+    assert lines[1] == '127.0.0.1:5001 - "GET /x/[redacted]" 404 Not Found'
+
+
+def test_a_key_in_a_non_string_argument_is_redacted_in_the_written_line() -> None:
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.addFilter(RedactingFilter([KEY]))
+    handler.setFormatter(RedactingFormatter(logging.Formatter("%(message)s"), [KEY]))
+    logger = logging.getLogger("test.redaction.objects")
+    logger.addHandler(handler)
+    try:
+        logger.warning("failed: %s", RuntimeError(f"bad key {KEY}"))
+    finally:
+        logger.removeHandler(handler)
+
+    assert out.getvalue() == "failed: bad key [redacted]\n"

@@ -32,7 +32,7 @@ from ...chat.frontend_tools import (
 from ...chat.service import ChatService
 from ...identity import Principal
 from ...pages import CLIENT_CONTEXT_KEY, get_page
-from ...protocol import ChatRequest
+from ...protocol import ChatRequest, json_limit_problem
 from ...runs import Run
 from ...store.base import ConversationNotFound
 from ...tools.types import ToolConfig, ToolResult
@@ -50,6 +50,21 @@ PageName = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.-]{1,100}$")]
 
 def _unprocessable(detail: str) -> HTTPException:
     return HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail)
+
+
+def _check_limits(body: RunAgentInput) -> None:
+    """Every JSON the client sends is bounded in depth and size before a run starts:
+    a 422 naming the field and the limit."""
+    fields = {
+        "state": body.state,
+        "context": [c.value for c in body.context or ()],
+        "tools": [t.parameters for t in body.tools or ()],
+        "forwardedProps": body.forwarded_props,
+    }
+    for name, value in fields.items():
+        problem = json_limit_problem(value, what=name)
+        if problem is not None:
+            raise _unprocessable(problem)
 
 
 def _frontend_tools(body: RunAgentInput) -> list[ToolConfig]:
@@ -125,6 +140,7 @@ async def agui_run(
     result its `tool` messages bring; streaming AG-UI events (SSE)."""
     # Before anything is stored: a page nobody registered is 400 (UnknownPage).
     payloads = get_page(page).payloads
+    _check_limits(body)
     tools = _frontend_tools(body)
     context = _context(body, page)
     conversation_id = conversation_for_thread(owner_id=user.id, thread_id=body.thread_id)

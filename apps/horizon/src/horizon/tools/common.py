@@ -40,13 +40,15 @@ class NoScope(Exception):
 
 
 def from_spec(spec: ToolSpec, executor: ToolExecutor, *, timeout: float = 60.0) -> ToolConfig:
-    """The tool the offline model and the real one both know by `spec` (horizon.tool_specs)."""
+    """The tool the offline model and the real one both know by `spec` (horizon.tool_specs).
+    Every Horizon tool acts for the signed-in user (`scope`)."""
     return ToolConfig(
         name=spec.name,
         description=spec.description,
         input_schema=spec.input_schema,
         executor=executor,
         timeout=timeout,
+        needs_user=True,
     )
 
 
