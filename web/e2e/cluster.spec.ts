@@ -1,6 +1,8 @@
 // A scaled-out deployment as its users meet it: two pagechat workers sharing Redis and
 // one database, behind nginx balancing round robin (e2e/cluster_server.py). Whichever
-// worker each request reaches, a reload mid-answer resumes it and Stop stops it.
+// worker each request reaches, a reload mid-answer resumes it and Stop stops it; when
+// the worker running an answer is killed, the other takes it over and the tray's answer
+// finishes by itself (issue 32; docs/scaling.md).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { test as base, expect } from "@playwright/test";
@@ -11,6 +13,8 @@ interface Cluster {
   url: string;
   accessLog: string;
   workers: string[];
+  /** Each worker's process id, in the order of `workers`. */
+  pids: number[];
   stop: () => Promise<void>;
 }
 
@@ -24,6 +28,7 @@ async function startCluster(): Promise<Cluster> {
     url: server.url,
     accessLog: /ACCESS_LOG (\S+)/.exec(server.out)?.[1] ?? "",
     workers: (/WORKERS (\d+) (\d+)/.exec(server.out) ?? []).slice(1).map((p) => `127.0.0.1:${p}`),
+    pids: (/PIDS (\d+) (\d+)/.exec(server.out) ?? []).slice(1).map(Number),
     stop: server.stop,
   };
 }
@@ -90,4 +95,27 @@ test("requests were spread over both workers", ({ cluster }) => {
   // The chat requests themselves reached both, not just the static files.
   const chats = log.split("\n").filter((line) => line.includes("/api/chat/"));
   for (const worker of cluster.workers) expect(chats.some((line) => line.endsWith(worker))).toBe(true);
+});
+
+// Last: it leaves one worker of the cluster dead.
+test("killing the worker that runs the answer: the tray's answer still finishes, every word once", async ({
+  chat,
+  page,
+  cluster,
+}) => {
+  const started = page.waitForResponse((r) => r.url().endsWith("/api/chat/stream") && r.request().method() === "POST");
+  await chat.send("words 200 while its worker dies");
+  const owner = (await started).headers()["x-upstream"] ?? "";
+  expect(cluster.workers).toContain(owner);
+  await expect(chat.streaming).toContainText("w20 ");
+  process.kill(cluster.pids[cluster.workers.indexOf(owner)] ?? 0, "SIGKILL");
+  // No reload, no click: the tray reconnects and the surviving worker goes on.
+  const answer = chat.answers.last();
+  await expect(answer).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+  await expect(answer).toHaveText(words(200));
+  await shot(page, "cluster-02-taken-over");
+  await page.reload();
+  await expect(chat.answers).toHaveCount(1);
+  await expect(chat.answers.last()).toHaveAttribute("data-status", "complete");
+  await expect(chat.answers.last()).toHaveText(words(200));
 });

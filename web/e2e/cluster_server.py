@@ -4,14 +4,18 @@ Run with the project's Python: `../.venv/bin/python e2e/cluster_server.py --stat
 It starts, in a temporary folder that it deletes when it stops (SIGTERM):
 
 * a real `redis-server` (Debian's package) on a free port, persistence off;
-* a fake Anthropic upstream (tests/fakes): "words N" in a message gets an answer
-  of N numbered words (`w0 w1 ...`) at 40 words a second;
+* a fake Anthropic upstream (tests/fakes): "words N" in the last question gets an
+  answer of N numbered words (`w0 w1 ...`) at 40 words a second; asked to continue a
+  partial answer (the assistant prefill of a takeover), it goes on from the next number;
 * two `pagechat serve` workers sharing that Redis and one SQLite file, the real
-  Anthropic SDK pointed at the fake, the built web UI served by both;
+  Anthropic SDK pointed at the fake, the built web UI served by both, with a short run
+  lease (1.5 s, tests/support/workers.py) so a killed worker's answer is taken over fast;
 * nginx (Debian's package) in front of them, round robin, SSE unbuffered, its
-  access log recording which worker answered each request (`$upstream_addr`).
+  access log recording which worker answered each request (`$upstream_addr`), and
+  each response saying so in an `X-Upstream` header.
 
-It prints `ACCESS_LOG <path>`, `WORKERS <port> <port>`, then `PORT <n>` (nginx).
+It prints `ACCESS_LOG <path>`, `WORKERS <port> <port>`, `PIDS <pid> <pid>` (the same
+order: a test SIGKILLs the worker owning an answer), then `PORT <n>` (nginx).
 The account: e2e@example.com / e2e-password.
 """
 
@@ -41,12 +45,23 @@ EMAIL, PASSWORD = "e2e@example.com", "e2e-password"
 PACE = 40.0
 
 
+def _text(message: dict[str, Any]) -> str:
+    content = message["content"]
+    return content if isinstance(content, str) else " ".join(b.get("text", "") for b in content)
+
+
 def _answer(body: dict[str, Any]) -> Response:
-    content = body["messages"][-1]["content"]
-    text = content if isinstance(content, str) else " ".join(b.get("text", "") for b in content)
-    match = re.search(r"words (\d+)", text)
+    messages: list[dict[str, Any]] = body["messages"]
+    question = next(_text(m) for m in reversed(messages) if m["role"] == "user")
+    match = re.search(r"words (\d+)", question)
     count = int(match.group(1)) if match else 5
-    return reply(*[f"w{i} " for i in range(count)], tokens_per_second=PACE)
+    # A takeover asks to continue: the partial answer is the last (assistant) message.
+    prefill = _text(messages[-1]) if messages[-1]["role"] == "assistant" else ""
+    numbers = re.findall(r"\bw(\d+)\b", prefill)
+    items = [f"w{i} " for i in range(int(numbers[-1]) + 1 if numbers else 0, count)]
+    if prefill and items:
+        items[0] = " " + items[0]  # a prefill ends without its space: the model adds it
+    return reply(*(items or [" "]), tokens_per_second=PACE)
 
 
 def _nginx_config(folder: Path, port: int, workers: list[int]) -> str:
@@ -80,6 +95,7 @@ http {{
       proxy_set_header Host $host;
       proxy_buffering off;
       proxy_read_timeout 300s;
+      add_header X-Upstream $upstream_addr always;
     }}
   }}
 }}
@@ -132,6 +148,7 @@ async def _main(static: Path) -> None:
             await _listening(port, nginx)
             print(f"ACCESS_LOG {folder / 'access.log'}", flush=True)
             print(f"WORKERS {workers[0].port} {workers[1].port}", flush=True)
+            print(f"PIDS {workers[0].pid} {workers[1].pid}", flush=True)
             print(f"PORT {port}", flush=True)
             await stop.wait()
     finally:
