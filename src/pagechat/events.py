@@ -29,12 +29,14 @@ import orjson
 from pydantic import BaseModel
 
 from .protocol import (
+    ApprovalPublic,
     ApprovalRequestedEvent,
     ApprovalResolvedEvent,
     ApprovalStatus,
     CancelledEvent,
     ChatResponsePayload,
     CompleteEvent,
+    CustomPayload,
     ErrorEvent,
     StatusEvent,
     StreamEvent,
@@ -42,6 +44,7 @@ from .protocol import (
     ToolCompleteEvent,
     ToolProgressEvent,
     ToolStartEvent,
+    Usage,
     parse_event,
 )
 
@@ -116,6 +119,13 @@ class ToolComplete:
     index: int
     is_error: bool = False
     output: str | None = None
+    payload: CustomPayload | None = None
+    """The call's card data, as stored with the answer."""
+    approval: ApprovalPublic | None = None
+    """The user's decision, for a call that needed approval."""
+    usage: Usage | None = None
+    """The answer's tokens so far (every model call up to this one): the run's log holds
+    all a takeover needs to store the answer as its followers saw it (chat/resume.py)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -236,6 +236,13 @@ class ToolCompleteEvent(_Model):
     is_error: bool = False
     output: str | None = None
     """What the tool returned to the model, so a live tool card can show it before `complete`."""
+    payload: CustomPayload | None = None
+    """The call's card data, as stored with the answer (`ToolHistoryEntry.payload`)."""
+    approval: ApprovalPublic | None = None
+    """For a call that needed approval: the decision (`ToolHistoryEntry.approval`)."""
+    usage: Usage | None = None
+    """Tokens the answer has used so far, every model call up to this one: another worker
+    that takes the answer over counts them in (DESIGN.md §2)."""
 
 
 class CompleteEvent(_Model):

@@ -10,6 +10,7 @@ the answer complete, every word once, and the stored answer equals what it assem
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -23,7 +24,8 @@ from redis.asyncio import Redis
 from pagechat.chat.resume import UNKNOWN_OUTCOME_RESULT
 from tests.conftest import PASSWORD
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.support.numbered import numbered_answer, words
+from tests.support.numbered import INPUT_TOKENS, numbered_answer, words
+from tests.support.takeover_app import LOOKUP_CARD
 from tests.support.workers import Event, Worker, events, seed_user, worker_env
 
 EMAIL = "ada@example.com"
@@ -168,11 +170,22 @@ async def test_killing_the_owner_after_a_tool_completed_runs_the_tool_once(
     _one_stream(got)
     assert got[-1].type == "complete"
     assert deployment.tool_runs() == ["lookup"]
-    message = got[-1].data["payload"]["message"]  # type: ignore[index]
+    final: dict[str, Any] = got[-1].data["payload"]  # type: ignore[assignment]
+    message = final["message"]
     assert message == _text(got) == words(5) + "[[tool:0]]" + words(40, 5)
     stored = await _stored(deployment, deployment.workers[1], conversation_id)
     assert stored["content"] == message
     assert [t["output"] for t in stored["tool_history"]] == ["facts about x"]
+    # The card the tool returned on the killed worker, once, live and after a reload.
+    assert [t["payload"] for t in final["tool_history"]] == [LOOKUP_CARD]
+    assert [t["payload"] for t in stored["tool_history"]] == [LOOKUP_CARD]
+    assert stored["payloads"] == final["payloads"] == [LOOKUP_CARD]
+    # Tokens of both workers' calls: the first (5 words and the call) before the kill,
+    # and the one that went on; the call cut off by the kill reported none.
+    resumed = next(i for i, e in enumerate(got) if e.type == "status" and "Resuming" in str(e.data))
+    went_on = len(re.findall(r"\bw\d+\b", _text(got[resumed:])))
+    usage = {"input_tokens": 2 * INPUT_TOKENS, "output_tokens": 6 + went_on}
+    assert stored["usage"] == final["usage"] == usage
 
 
 async def test_killing_the_owner_during_a_write_tool_tells_the_model_and_runs_it_once(
@@ -195,6 +208,59 @@ async def test_killing_the_owner_during_a_write_tool_tells_the_model_and_runs_it
     stored = await _stored(deployment, deployment.workers[1], conversation_id)
     assert "UNKNOWN-SEEN" in stored["content"]
     assert stored["content"] == _text(got) == words(5) + "[[tool:0]]UNKNOWN-SEEN " + words(20, 5)
+
+
+async def test_an_owner_paused_past_its_lease_stores_nothing_once_it_wakes(
+    deployment: Deployment,
+) -> None:
+    a, b = deployment.workers[0], deployment.workers[1]
+    async with (
+        deployment.client(a) as on_a,
+        deployment.client(b) as on_b,
+        on_a.stream("POST", "/api/chat/stream", json={"message": "words 40"}) as live,
+    ):
+        run_id = live.headers["X-Run-Id"]
+        conversation_id = live.headers["X-Conversation-Id"]
+        await _until(events(live), lambda got: any(e.type == "text_delta" for e in got))
+        async with on_b.stream(
+            "GET", f"/api/chat/runs/{run_id}/events", headers={"Last-Event-ID": "0"}
+        ) as followed:
+            from_b = events(followed)
+            seen = await _until(from_b, lambda got: _text(got).count(" ") >= 8)
+            # A stalls (a long GC pause, a frozen VM) past its lease: B takes the run over
+            # and finishes it while A still holds its own answer so far.
+            a.pause()
+            try:
+                async with asyncio.timeout(20):
+                    got = seen + [e async for e in from_b]
+            finally:
+                a.resume()
+    # A wakes up with the rest of its model's reply waiting in its socket, its checkpoint
+    # due and its events unsent: whatever it tries to store now must change nothing.
+    async with deployment.client(a) as on_a:
+        assert (await on_a.get("/api/health")).status_code == 200
+    await asyncio.sleep(2)  # its next beats and checkpoints
+
+    _one_stream(got)
+    assert got[-1].type == "complete"
+    assert any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)
+    final: dict[str, Any] = got[-1].data["payload"]  # type: ignore[assignment]
+    assert final["message"] == _text(got) == words(40)
+    stored = await _stored(deployment, b, conversation_id)
+    # B's answer, as B completed it (A's own would count all 40 words as its tokens).
+    assert (stored["status"], stored["content"]) == ("complete", final["message"])
+    assert stored["usage"] == final["usage"]
+    assert final["usage"]["output_tokens"] < 40
+    async with deployment.client(b) as on_b:
+        detail = (await on_b.get(f"/api/conversations/{conversation_id}")).json()
+    assert [m["role"] for m in detail["messages"]] == ["user", "assistant"]
+    redis = Redis.from_url(deployment.redis_url)
+    try:
+        log: Any = await redis.xrange(f"pagechat:run:{{{run_id}}}:log")
+    finally:
+        await redis.aclose()
+    kinds = [fields[b"t"].decode() for _id, fields in log]
+    assert kinds.count("complete") == 1 and kinds[-1] == "complete", "A wrote nothing more"
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,9 @@ call) is read back, and the answer goes on from the next number, so a test can c
 that the stored answer holds every word exactly once, in order. `tool NAME` in the
 question: the first step writes five words and calls NAME; after its result the words go
 on, prefixed by `UNKNOWN-SEEN ` when the result said the outcome is unknown.
+
+Each reply reports `INPUT_TOKENS` in and one output token per item it streams (a word,
+a tool call), so a test can sum what an answer's calls used.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from typing import Any
 
 from tests.fakes.anthropic_server import Response, ToolUse, reply
 
-__all__ = ["numbered_answer", "words"]
+__all__ = ["INPUT_TOKENS", "numbered_answer", "words"]
 
 PACE = 25.0  # tokens per second
+INPUT_TOKENS = 25
 
 
 def words(count: int, start: int = 0) -> str:
@@ -56,11 +60,18 @@ def numbered_answer(body: dict[str, Any], *, pace: float = PACE) -> Response:
         use = ToolUse(
             tool.group(1), {"title": "x"} if tool.group(1) == "write_note" else {"topic": "x"}
         )
-        return reply(*[f"w{i} " for i in range(min(5, count))], use, tokens_per_second=pace)
+        first = [f"w{i} " for i in range(min(5, count))]
+        return _reply([*first, use], pace)
     items = [f"w{i} " for i in range(after, count)]
     if last["role"] == "assistant" and items:
         # A prefill ends without its space: the model goes on with one.
         items[0] = " " + items[0]
     if told_unknown:
         items.insert(0, "UNKNOWN-SEEN ")
-    return reply(*(items or [" "]), tokens_per_second=pace)
+    return _reply(items or [" "], pace)
+
+
+def _reply(items: list[Any], pace: float) -> Response:
+    return reply(
+        *items, input_tokens=INPUT_TOKENS, output_tokens=len(items), tokens_per_second=pace
+    )

@@ -1,6 +1,6 @@
 """An app for takeover tests: two global tools that count their runs in a file.
 
-`lookup` reads (safe to repeat); `write_note` writes and takes
+`lookup` reads (safe to repeat) and returns a card (`LOOKUP_CARD`); `write_note` writes and takes
 `TAKEOVER_TOOL_SECONDS` (3) to do it, so a test can kill its worker meanwhile. Each call
 appends its tool's name to the file `TAKEOVER_TOOL_LOG` as it starts.
 """
@@ -14,9 +14,12 @@ from fastapi import FastAPI
 
 from pagechat.server import ModelSource, create_app_from_settings
 from pagechat.settings import Settings
-from pagechat.tools import register_tool, tool
+from pagechat.tools import ToolResult, register_tool, tool
 
-__all__ = ["create_app", "lookup", "write_note"]
+__all__ = ["LOOKUP_CARD", "create_app", "lookup", "write_note"]
+
+LOOKUP_CARD = {"type": "facts", "data": {"topic": "x", "facts": ["one", "two"]}}
+"""The card `lookup` returns (for the topic "x")."""
 
 
 def _count(name: str) -> None:
@@ -25,10 +28,11 @@ def _count(name: str) -> None:
 
 
 @tool(safe_to_repeat=True)
-def lookup(topic: str) -> str:
+def lookup(topic: str) -> ToolResult:
     """Look a topic up."""
     _count("lookup")
-    return f"facts about {topic}"
+    card = {**LOOKUP_CARD, "data": {**LOOKUP_CARD["data"], "topic": topic}}  # type: ignore[dict-item]
+    return ToolResult(f"facts about {topic}", payload=card)
 
 
 @tool

@@ -102,6 +102,16 @@ class Worker:
         self.proc.kill()
         await self.proc.wait()
 
+    def pause(self) -> None:
+        """SIGSTOP: the worker stands still (a stalled host, a long GC pause) until `resume`."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT after `pause`: the worker goes on where it stood."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
     async def terminate(self) -> int:
         """SIGTERM; returns the exit code once the worker has drained and stopped."""
         assert self.proc is not None

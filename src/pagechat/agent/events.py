@@ -41,6 +41,8 @@ class AgentToolComplete:
     in_answer: bool = False
     """The result's text is part of the answer (`ToolConfig.result_is_answer`): shown as
     text, with no card; no `ToolStart` came before it."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """The turn's tokens so far: every model call up to the one that asked for this call."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -73,6 +73,7 @@ async def run_agent_loop(
     seal: Callable[[str], str] | None = None,
     resume: LoopResume | None = None,
     can_pause: bool = True,
+    spent: TokenUsage | None = None,
 ) -> AsyncIterator[AgentEvent]:
     """Run one user turn to its end; the last event is `AgentComplete`, `AgentError` or
     `AgentApprovalRequested`.
@@ -88,6 +89,9 @@ async def run_agent_loop(
     A call of a tool that needs approval ends the loop with `AgentApprovalRequested`,
     whose state `resume` takes back with the user's decision; with `can_pause` False
     (nowhere to keep the state) such a call is refused and the model told so.
+
+    `spent`: tokens the answer used before this loop (a worker that stopped, whose answer
+    this one goes on with): counted in every usage the loop reports.
     """
     loop = _Loop(
         system=system,
@@ -100,6 +104,7 @@ async def run_agent_loop(
         seal=seal,
         can_pause=can_pause,
         history=list(messages),
+        usage=spent or TokenUsage(),
     )
     step, first = loop.resumed(resume) if resume is not None else (None, 1)
     for iteration in range(first, max_iterations + 2):
@@ -363,6 +368,7 @@ async def _run_call(
         payload=result.payload,
         is_error=result.is_error,
         in_answer=in_answer,
+        usage=loop.usage,
     )
 
 

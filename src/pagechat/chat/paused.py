@@ -25,7 +25,7 @@ from ..events import ApprovalResolved, RunEvent, TextDelta, ToolComplete, ToolSt
 from ..identity import Principal
 from ..models.base import TokenUsage
 from ..pages import ParsedReply
-from ..protocol import CustomPayload, SuggestedAction, SuggestedValue, ToolHistoryEntry
+from ..protocol import CustomPayload, SuggestedAction, SuggestedValue, ToolHistoryEntry, Usage
 from ..runs import Run
 from ..store.approvals import ClaimedApproval
 from ..store.base import TurnIds
@@ -231,7 +231,10 @@ def replay_events(paused: PausedTurn) -> list[RunEvent]:
     content = saved.content
     events: list[RunEvent] = []
     start = 0
-    for card in saved.cards:
+    # The tokens so far ride on the last card, as the loop's own would: a takeover of the
+    # resumed run counts them (chat/resume.py).
+    usage = Usage(input_tokens=saved.usage.input_tokens, output_tokens=saved.usage.output_tokens)
+    for number, card in enumerate(saved.cards, 1):
         entry = saved.tool_history[card.index]
         marker = tool_marker(card.index)
         if card.at > start:
@@ -241,7 +244,13 @@ def replay_events(paused: PausedTurn) -> list[RunEvent]:
         )
         events.append(
             ToolComplete(
-                tool=entry.tool_name, index=card.index, is_error=entry.is_error, output=entry.output
+                tool=entry.tool_name,
+                index=card.index,
+                is_error=entry.is_error,
+                output=entry.output,
+                payload=entry.payload,
+                approval=entry.approval,
+                usage=usage if number == len(saved.cards) else None,
             )
         )
         events.append(TextDelta(text=marker))

@@ -28,13 +28,13 @@ import orjson
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..events import Status, ToolComplete, ToolStart
+from ..events import Status, ToolComplete, ToolStart, decode_event
 from ..identity import Principal
-from ..models.base import ModelMessage
+from ..models.base import ModelMessage, TokenUsage
 from ..pages import TurnSetup, prepare_turn
-from ..protocol import CustomPayload, MessagePublic, ToolHistoryEntry
+from ..protocol import CustomPayload, MessagePublic, ToolHistoryEntry, Usage
 from ..runs import Claim, Run, interrupted_event
-from ..store.base import AssistantRecord, ChatStore, TurnIds
+from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
 from ..store.tables import utcnow
 from ..tools.execute import execute_tool
 from ..tools.types import ToolConfig, ToolResult
@@ -44,8 +44,9 @@ from .turn import TurnRunner, TurnState, tool_context
 
 RunTurn = Callable[[Run, TurnState, Principal, dict[str, Any], list[ModelMessage]], Awaitable[None]]
 """Drives a turn's agent loop in a run (`ChatService._run`)."""
-Settler = Callable[[Principal, str, TurnState], Callable[[], Awaitable[None]] | None]
-"""Makes a turn's `TurnState.settle` (`ChatService._settler`)."""
+Settler = Callable[[Principal, str, TurnState, int], Callable[[], Awaitable[None]] | None]
+"""Makes a turn's `TurnState.settle` (`ChatService._settler`): the user, the run, the
+turn, and the tokens of it already counted."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,9 +95,12 @@ def recipe(
     question: str,
     context: dict[str, Any],
     base: TurnState | None = None,
+    charged: TokenUsage | None = None,
 ) -> bytes:
     """How another worker goes on with this turn's answer (`Run.resume`). `base`: the part
-    of the answer stored before this run (Continue), which its log does not hold."""
+    of the answer stored before this run (Continue), which its log does not hold;
+    `charged`: tokens of the answer an earlier run already counted against the user's
+    quota (a turn resumed after approval)."""
     return orjson.dumps(
         {
             "v": 1,
@@ -107,6 +111,7 @@ def recipe(
             "context": context,
             "content": "".join(base.text) if base is not None else "",
             "tools": [e.model_dump(mode="json") for e in base.tool_history] if base else [],
+            "charged": charged.input_tokens + charged.output_tokens if charged else 0,
         },
         default=str,
     )
@@ -120,6 +125,9 @@ class Rebuilt:
     tool_history: list[ToolHistoryEntry]
     running: list[ToolStart] = field(default_factory=list)
     """Calls started and not completed when the worker stopped (in order)."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """Tokens the answer used before the worker stopped: its model calls up to the last
+    completed tool call (a call cut off midway reported none)."""
 
 
 def rebuild(
@@ -129,10 +137,12 @@ def rebuild(
     tool_history: Sequence[ToolHistoryEntry] = (),
 ) -> Rebuilt:
     """Fold a run's events (`(seq, type, json)`) onto the answer stored before it: the text
-    streamed, and each completed call with the input of its start and its output."""
+    streamed, each completed call with the input of its start, its output, its card and
+    its approval, and the tokens used so far."""
     text = [content]
     history = list(tool_history)
     started: list[ToolStart] = []
+    usage = TokenUsage()
     for _seq, kind, data in entries:
         if kind == "text_delta":
             text.append(orjson.loads(data)["text"])
@@ -144,20 +154,25 @@ def rebuild(
                 )
             )
         elif kind == "tool_complete":
-            event = orjson.loads(data)
+            done = decode_event(data)
+            assert isinstance(done, ToolComplete)
             # Tools run one at a time, in order: the first open start of that tool.
-            at = next((i for i, s in enumerate(started) if s.tool == event["tool"]), None)
+            at = next((i for i, s in enumerate(started) if s.tool == done.tool), None)
             start = started.pop(at) if at is not None else None
             history.append(
                 ToolHistoryEntry(
-                    tool_name=event["tool"],
+                    tool_name=done.tool,
                     input=dict(start.input) if start is not None else {},
-                    output=event["output"],
-                    is_error=event["is_error"],
+                    output=done.output or "",
+                    is_error=done.is_error,
                     tool_use_id=start.tool_use_id if start is not None else None,
+                    payload=done.payload,
+                    approval=done.approval,
                 )
             )
-    return Rebuilt(content="".join(text), tool_history=history, running=started)
+            if done.usage is not None:
+                usage = TokenUsage(done.usage.input_tokens, done.usage.output_tokens)
+    return Rebuilt(content="".join(text), tool_history=history, running=started, usage=usage)
 
 
 class AnswerTakeover:
@@ -184,6 +199,11 @@ class AnswerTakeover:
         turn = TurnState(ids, setup, question=spec.get("question", ""))
         turn.text.append(rebuilt.content)
         turn.tool_history.extend(rebuilt.tool_history)
+        # Counted in by the loop (`spent`): the stored answer sums both workers' tokens.
+        turn.usage = rebuilt.usage
+        # Its writes fenced by this claim's epoch: the stopped owner's, if it was only
+        # slow, no longer land (store/turn_rows.py).
+        turn.writer = RunFence(run.id, run.epoch)
         run.emit(Status(message=RESUMING_STATUS))
         # A completed call's marker may not have streamed yet: it is the card's place.
         for index in range(len(spec.get("tools") or []), len(turn.tool_history)):
@@ -220,8 +240,8 @@ class AnswerTakeover:
         )
         turn.joining = partial is not None
         # The stopped worker admitted the turn and cannot give its share back: done here,
-        # with the tokens this worker spent (`_settler`).
-        turn.settle = service.settler(user, run.id, turn)
+        # with the answer's tokens but those an earlier run already counted (`_settler`).
+        turn.settle = service.settler(user, run.id, turn, int(spec.get("charged") or 0))
         try:
             await service.run_turn(run, turn, user, context, messages)
         finally:
@@ -259,8 +279,17 @@ class AnswerTakeover:
                 payload=_payload(result.payload),
             )
         )
+        entry = turn.tool_history[-1]
+        usage = Usage(input_tokens=turn.usage.input_tokens, output_tokens=turn.usage.output_tokens)
         run.emit(
-            ToolComplete(tool=start.tool, index=index, is_error=result.is_error, output=output)
+            ToolComplete(
+                tool=start.tool,
+                index=index,
+                is_error=result.is_error,
+                output=output,
+                payload=entry.payload,
+                usage=usage,
+            )
         )
         _show(run, turn, f"[[tool:{index}]]")
 
@@ -298,7 +327,12 @@ class AnswerTakeover:
             status="interrupted",
             tool_history=rebuilt.tool_history,
             payloads=[e.payload for e in rebuilt.tool_history if e.payload is not None],
+            usage=Usage(
+                input_tokens=rebuilt.usage.input_tokens, output_tokens=rebuilt.usage.output_tokens
+            ),
             error=str(getattr(error, "message", "")) or None,
+            # The run has ended in Redis: no owner of it writes after this one.
+            writer=RunFence(claim.run_id, claim.takeovers),
         )
         await store.finish_turn(assistant_message_id=spec["message"], record=record)
 

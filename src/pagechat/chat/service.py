@@ -91,7 +91,9 @@ class ChatService:
                     sessions=sessions,
                     load_user=self._load_user,
                     run_turn=self._run,
-                    settler=lambda user, run_id, turn: self._settler(user, run_id, turn),
+                    settler=lambda user, run_id, turn, counted: self._settler(
+                        user, run_id, turn, counted=counted
+                    ),
                 )
             )
 
@@ -273,7 +275,13 @@ class ChatService:
         resume = (
             None
             if extra_tools
-            else recipe(user=user, ids=ids, question=saved.message, context=saved.context)
+            else recipe(
+                user=user,
+                ids=ids,
+                question=saved.message,
+                context=saved.context,
+                charged=saved.usage,
+            )
         )
         return self.runs.start(
             owner_id=user.id,

@@ -52,7 +52,7 @@ from ..protocol import (
     Usage,
 )
 from ..runs import MOVED, Run
-from ..store.base import AssistantRecord, ChatStore, TurnIds
+from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
 from ..tools.types import ToolContext
 from .checkpoints import Checkpointer
 from .coalesce import TextCoalescer
@@ -100,6 +100,9 @@ class TurnState:
     """Gives the turn's quota share back with the tokens it spent. Awaited just before the
     terminal event: a client that sees the end may start its next turn at once, and
     must find this one counted (the run's own `finally` calls it again, a no-op)."""
+    writer: RunFence | None = None
+    """The run storing this answer and its takeover epoch: the database refuses the
+    writes of an owner older than the last one that wrote it (set by `TurnRunner`)."""
 
     def go_on_from(
         self, content: str, tool_history: Sequence[ToolHistoryEntry], cards: Sequence[ToolCard]
@@ -128,6 +131,7 @@ class TurnState:
             ),
             error=error,
             context_audit=self.setup.context_text,
+            writer=self.writer,
         )
 
 
@@ -152,6 +156,7 @@ class TurnRunner:
         """Where a turn paused for approval waits; None: such tools are refused."""
         self.user = user
         self.turn = turn
+        turn.writer = RunFence(run.id, run.epoch)
         self.model = model
         self.store = store
         self.config = config
@@ -211,6 +216,8 @@ class TurnRunner:
                 seal=self.turn.setup.seal,
                 resume=self.turn.resume,
                 can_pause=self.approvals is not None,
+                # A taken-over answer's tokens so far (chat/resume.py); else none yet.
+                spent=self.turn.usage,
             ):
                 # Text deltas are nearly every event: handled here, with no coroutine of
                 # their own (the per-token hot path, docs/performance.md).
@@ -343,8 +350,22 @@ class TurnRunner:
                 approval=turn.approvals.get(event.tool_use_id),
             )
         )
+        entry = turn.tool_history[-1]
+        usage = Usage(
+            input_tokens=event.usage.input_tokens, output_tokens=event.usage.output_tokens
+        )
+        # Its card and the tokens so far ride on the event: the run's log holds the whole
+        # answer, for a worker that takes it over (chat/resume.py).
         self._emit(
-            ToolComplete(tool=event.tool, index=index, is_error=event.is_error, output=output)
+            ToolComplete(
+                tool=event.tool,
+                index=index,
+                is_error=event.is_error,
+                output=output,
+                payload=entry.payload,
+                approval=entry.approval,
+                usage=usage,
+            )
         )
         # `_emit` showed all the text before it: the marker goes right after that.
         turn.cards.append(ToolCard(index=index, at=sum(map(len, turn.text))))
@@ -393,6 +414,7 @@ class TurnRunner:
             context_audit=turn.setup.context_text,
             stop_reason=done.stop_reason,
             model=turn.model,
+            writer=turn.writer,
         )
         await self.store.finish_turn(
             assistant_message_id=turn.ids.assistant_message_id, record=record

@@ -88,6 +88,9 @@ class Run:
     resume: bytes | None = None
     """How another worker rebuilds and goes on with the answer if this one stops (JSON,
     chat/resume.py); None: it cannot be taken over and ends `interrupted` instead."""
+    epoch: int = 0
+    """How often the run had been taken over when this worker began driving it (0: it
+    started here). Its database writes carry it, so an older owner's are refused."""
 
     @property
     def done(self) -> bool:
@@ -141,6 +144,7 @@ class Claim:
     entries: list[tuple[int, str, bytes]]
     """Every event of the log so far: `(seq, type, json)`, in order."""
     takeovers: int
+    """How often the run has been taken over, this claim included: the new owner's epoch."""
     last_write: float
 
 

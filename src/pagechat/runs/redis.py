@@ -447,10 +447,22 @@ class RedisRunManager(RunManager):
             run_id,
             owner_id,
             meta.get(b"conversation", b"").decode() or None,
-            RemoteEventLog(self.redis, keys, last_seq=last_seq, ended=ended is not None),
+            RemoteEventLog(
+                self.redis,
+                keys,
+                last_seq=last_seq,
+                ended=ended is not None,
+                here=lambda: self._driven_here(run_id),
+            ),
         )
         run.terminal = ended.decode() if ended is not None else None
         return run
+
+    def _driven_here(self, run_id: str) -> EventLog | None:
+        """This worker's own log of `run_id` if it drives the run now (it took it over
+        while a reader here followed it from Redis)."""
+        run = self._runs.get(run_id)
+        return run.log if run is not None and isinstance(run.log, _OwnedLog) else None
 
     async def stop(self, run: Run) -> bool:
         if run.task is not None:
@@ -615,6 +627,7 @@ class RedisRunManager(RunManager):
         self._outbox[claim.run_id] = box
         run = Run(claim.run_id, claim.owner_id, claim.conversation_id, log)
         run.resume = orjson.dumps(claim.resume)
+        run.epoch = claim.takeovers
 
         async def body(run: Run) -> None:
             await hook.take_over(run, claim)

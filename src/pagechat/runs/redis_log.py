@@ -12,7 +12,7 @@ even when its owner and a worker that thinks the owner died race to end it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -148,13 +148,28 @@ class RemoteEventLog(EventLog):
     fails or forgets the run while it is followed, the reader gets an `error`
     event without an `id:` (so it does not move the resume point) and stops:
     it never waits forever.
+
+    `here` tells whether this worker has since taken the run over (runs/takeover.py):
+    then its readers go on from the worker's own log in memory, where the events are
+    anyway, instead of reading each one back from Redis.
     """
 
-    def __init__(self, redis: RedisClient, keys: RunKeys, *, last_seq: int, ended: bool) -> None:
+    def __init__(
+        self,
+        redis: RedisClient,
+        keys: RunKeys,
+        *,
+        last_seq: int,
+        ended: bool,
+        here: Callable[[], EventLog | None] | None = None,
+    ) -> None:
         self._redis = redis
         self._keys = keys
         self._last_seq = last_seq
         self._ended = ended
+        self._here = here
+        self._local: EventLog | None = None
+        """This worker's own log of the run, once it has taken the run over."""
 
     def add(self, event: RunEvent) -> int:
         raise RuntimeError("another worker owns this run")
@@ -171,9 +186,13 @@ class RemoteEventLog(EventLog):
         return self._last_seq
 
     async def _entries(self, after: int) -> AsyncIterator[list[tuple[int, bytes, bytes]] | None]:
-        """Batches of `(seq, type, json)` after `after`; None once when the run is lost."""
+        """Batches of `(seq, type, json)` after `after`; None once when the run is lost.
+        Ends early, with no end of the run, once `_local` is set (taken over here)."""
         last = max(0, after)
         while True:
+            if self._here is not None and (local := self._here()) is not None:
+                self._local = local
+                return
             try:
                 reply: Any = await self._redis.xread(
                     {self._keys.log: f"{last}-0"}, count=_READ_COUNT, block=_BLOCK_MS
@@ -197,6 +216,7 @@ class RemoteEventLog(EventLog):
                 return
 
     async def follow(self, after: int = 0) -> AsyncIterator[tuple[int, str]]:
+        last = after
         async for batch in self._entries(after):
             if batch is None:
                 # No sequence number of its own: it is not part of the run's log.
@@ -204,10 +224,19 @@ class RemoteEventLog(EventLog):
                 return
             for seq, _type, data in batch:
                 yield seq, data.decode()
+            last = batch[-1][0] if batch else last
+        if self._local is not None:
+            async for item in self._local.follow(last):
+                yield item
 
     async def follow_wire(self, after: int = 0) -> AsyncIterator[bytes]:
+        last = after
         async for batch in self._entries(after):
             if batch is None:
                 yield b"data: %s\n\n" % _lost_json().encode()
                 return
             yield b"".join(b"id: %d\ndata: %s\n\n" % (seq, data) for seq, _type, data in batch)
+            last = batch[-1][0] if batch else last
+        if self._local is not None:
+            async for chunk in self._local.follow_wire(last):
+                yield chunk

@@ -46,9 +46,9 @@ TAKEOVER_LIMIT_MESSAGE = (
 
 # KEYS: log, meta, lease. ARGV: worker, lease ms, max takeovers, maxlen, ttl after the
 # end, the error (type, json) that ends a run past the bound, and the one that ends a run
-# with no resume recipe. Returns {outcome, number, last write in ms}: outcome 1 (claimed;
-# number = takeovers so far), 2 (ended past the bound; number = the error's seq), 3
-# (ended, no recipe; seq), 0 (nothing to do: ended, unknown, or leased by someone).
+# with no resume recipe. Returns {outcome, number, last write in ms, takeovers}: outcome 1
+# (claimed; number = takeovers so far), 2 (ended past the bound; number = the error's seq),
+# 3 (ended, no recipe; seq), 0 (nothing to do: ended, unknown, or leased by someone).
 CLAIM_SCRIPT = """
 if redis.call('EXISTS', KEYS[2]) == 0 then return {0, 0, '0'} end
 if redis.call('HEXISTS', KEYS[2], 'ended') == 1 then return {0, 0, '0'} end
@@ -69,11 +69,11 @@ if outcome ~= 1 then
   redis.call('HSET', KEYS[2], 'ended', kind)
   redis.call('EXPIRE', KEYS[1], ARGV[5])
   redis.call('EXPIRE', KEYS[2], ARGV[5])
-  return {outcome, seq, at}
+  return {outcome, seq, at, count}
 end
 redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])
 redis.call('HSET', KEYS[2], 'worker', ARGV[1])
-return {1, count, at}
+return {1, count, at, count}
 """
 
 
@@ -91,6 +91,7 @@ class ClaimOutcome:
     claimed: bool = False
     ended: Error | None = None
     takeovers: int = 0
+    """How often the run has been taken over, this claim (or end) included."""
     last_write: float = 0.0
     """When the old owner last wrote to the log (epoch seconds; 0: unknown)."""
 
@@ -124,6 +125,7 @@ async def claim_run(
         ],
     )
     outcome, number, at = int(reply[0]), int(reply[1]), int(reply[2] or 0)
+    count = int(reply[3]) if len(reply) > 3 else 0
     last_write = at / 1000
     if outcome == 1:
         RUN_TAKEOVERS.labels(outcome="claimed").inc()
@@ -132,10 +134,10 @@ async def claim_run(
         return ClaimOutcome(claimed=True, takeovers=number, last_write=last_write)
     if outcome == 2:
         RUN_TAKEOVERS.labels(outcome="limit").inc()
-        return ClaimOutcome(ended=limit, last_write=last_write)
+        return ClaimOutcome(ended=limit, takeovers=count, last_write=last_write)
     if outcome == 3:
         RUN_TAKEOVERS.labels(outcome="no_recipe").inc()
-        return ClaimOutcome(ended=orphaned, last_write=last_write)
+        return ClaimOutcome(ended=orphaned, takeovers=count, last_write=last_write)
     return ClaimOutcome()
 
 

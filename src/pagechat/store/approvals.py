@@ -200,7 +200,7 @@ async def _claim(
     resumed = await session.execute(
         update(Message)
         .where(Message.id == row.message_id, Message.status == "needs_approval")
-        .values(status="running", run_id=run_id)
+        .values(status="running", run_id=run_id, run_epoch=0)
         .execution_options(synchronize_session=False)
     )
     if resumed.rowcount != 1:  # type: ignore[attr-defined]

@@ -25,6 +25,7 @@ from .records import (
     NoPayload,
     NotAnAnswer,
     NotBranchable,
+    RunFence,
     StartedTurn,
     TurnIds,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "NoPayload",
     "NotAnAnswer",
     "NotBranchable",
+    "RunFence",
     "StartedTurn",
     "TurnIds",
 ]

@@ -87,6 +87,7 @@ class Branches(StoreCore):
                 answer_id = target.id
                 target.status = "running"
                 target.run_id = run_id
+                target.run_epoch = 0  # a new run: its first owner writes it
                 target.error = None
                 target.payload = {k: v for k, v in target.payload.items() if k != "stop_reason"}
             else:

@@ -37,6 +37,7 @@ __all__ = [
     "NoPayload",
     "NotAnAnswer",
     "NotBranchable",
+    "RunFence",
     "StartedTurn",
     "TurnIds",
     "action_summary",
@@ -129,6 +130,20 @@ def new_turn_ids(conversation_id: str | None) -> TurnIds:
     return TurnIds(conversation_id or uuid.uuid4().hex, uuid.uuid4().hex, uuid.uuid4().hex)
 
 
+@dataclass(frozen=True, slots=True)
+class RunFence:
+    """Who writes an answer: its run, and how many times that run had been taken over when
+    this worker began driving it (`Run.epoch`).
+
+    The database takes a write only from the run the answer belongs to now, and from no
+    worker older than the last one that wrote it: a slow old owner that wakes up after
+    another worker took its run over cannot overwrite that worker's answer (store/turn_rows.py).
+    """
+
+    run_id: str
+    epoch: int = 0
+
+
 @dataclass(slots=True)
 class AssistantRecord:
     """An assistant message as folded from its run's events."""
@@ -146,3 +161,5 @@ class AssistantRecord:
     context_audit: str | None = None
     stop_reason: str | None = None
     model: str | None = None
+    writer: RunFence | None = None
+    """The run writing it (checkpoint or end), fenced by its epoch; None: any writer."""

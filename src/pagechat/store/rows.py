@@ -72,7 +72,9 @@ def message_public(
             "content": row.content,
             "status": row.status,
             "created_at": row.created_at,
-            "run_id": row.run_id,
+            # A finished answer keeps its run's id for the fence (store/turn_rows.py);
+            # a client follows only a running one.
+            "run_id": row.run_id if row.status == "running" else None,
             "usage": usage,
             "error": row.error,
             "context_audit": row.context_audit,

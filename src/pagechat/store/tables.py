@@ -154,6 +154,11 @@ class Message(Base):
     content: Mapped[str] = mapped_column(Text, default="")
     status: Mapped[str] = mapped_column(String(16), default="complete")
     run_id: Mapped[str | None] = mapped_column(String(64))
+    # The database's default only: inserts leave the column out (0 for a new answer).
+    run_epoch: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    """How often `run_id` had been taken over when its current owner last wrote this row:
+    an older owner's late write is refused (`RunFence`, store/turn_rows.py). 0 again
+    whenever a new run takes the answer (Continue, an approval's decision)."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
     """The rendering fields (tool_history, payloads, suggestions, warnings): additive

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Integer, String, and_, bindparam, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql.elements import BindParameter
 
@@ -130,16 +130,28 @@ _PROGRESS: dict[str, BindParameter[Any]] = {
     "input_tokens": bindparam("b_input_tokens"),
     "output_tokens": bindparam("b_output_tokens"),
 }
-_FINISH = (
+_ENDING: dict[str, BindParameter[Any]] = {
+    "status": bindparam("b_status"),
+    "error": bindparam("b_error"),
+    "context_audit": bindparam("b_context_audit"),
+}
+# The fence (`RunFence`): a fenced write names its run and epoch, and lands only while
+# the answer belongs to that run and no newer owner of it has written, or over what an
+# older owner of it wrote (its end too: it may have stored it while stalled, before the
+# new owner's first write); it leaves its epoch. A run's end is written once by each
+# owner; a slow old owner that wakes after a takeover changes nothing. The row keeps its
+# run's id once finished (clients see it only while running, store/rows.py).
+_EPOCH: BindParameter[int] = bindparam("b_epoch", type_=Integer)
+_RUNNING = MESSAGES.c.status == "running"
+_OWNED = and_(
+    MESSAGES.c.run_id == bindparam("b_run", type_=String),
+    or_(and_(_RUNNING, MESSAGES.c.run_epoch <= _EPOCH), MESSAGES.c.run_epoch < _EPOCH),
+)
+_FINISH = update(MESSAGES).where(MESSAGES.c.id == bindparam("b_id")).values(**_PROGRESS, **_ENDING)
+_FINISH_FENCED = (
     update(MESSAGES)
-    .where(MESSAGES.c.id == bindparam("b_id"))
-    .values(
-        **_PROGRESS,
-        status=bindparam("b_status"),
-        run_id=None,
-        error=bindparam("b_error"),
-        context_audit=bindparam("b_context_audit"),
-    )
+    .where(MESSAGES.c.id == bindparam("b_id"), _OWNED)
+    .values(**_PROGRESS, **_ENDING, run_epoch=_EPOCH)
 )
 _TOUCH_FINISHED = (
     update(CONVERSATIONS)
@@ -153,61 +165,83 @@ _TOUCH_FINISHED = (
     .values(updated_at=bindparam("b_now"))
 )
 # Only rows still `running` change: a checkpoint that lands after its answer was
-# finished must not put the partial text back.
+# finished must not put the partial text back; a newer owner's does, over an older
+# owner's end, and the answer is running again.
 _CHECKPOINT = (
+    update(MESSAGES).where(MESSAGES.c.id == bindparam("b_id"), _RUNNING).values(**_PROGRESS)
+)
+_CHECKPOINT_FENCED = (
     update(MESSAGES)
-    .where(MESSAGES.c.id == bindparam("b_id"), MESSAGES.c.status == "running")
-    .values(**_PROGRESS)
+    .where(MESSAGES.c.id == bindparam("b_id"), _OWNED)
+    .values(**_PROGRESS, run_epoch=_EPOCH, status="running")
 )
 
 
 async def finish_messages(
     *, session: AsyncSession | AsyncConnection, records: Mapping[str, AssistantRecord]
 ) -> None:
-    """Fill placeholders from their runs' folded events, in two statements whatever
-    their number. A deleted one is quietly gone."""
+    """Fill placeholders from their runs' folded events, in at most three statements
+    whatever their number. A deleted one is quietly gone."""
     if not records:
         return
-    await session.execute(
-        _FINISH,
-        [
-            {
-                **_progress(message_id, record),
-                "b_status": record.status,
-                "b_error": record.error,
-                "b_context_audit": record.context_audit,
-            }
-            for message_id, record in records.items()
-        ],
-    )
+    ends = {
+        mid: {
+            **_progress(mid, record),
+            "b_status": record.status,
+            "b_error": record.error,
+            "b_context_audit": record.context_audit,
+        }
+        for mid, record in records.items()
+    }
+    await _fenced_or_not(session, _FINISH, _FINISH_FENCED, records, ends)
     await session.execute(_TOUCH_FINISHED, {"b_ids": list(records), "b_now": utcnow()})
 
 
 async def checkpoint_messages(
     *, session: AsyncSession | AsyncConnection, records: Mapping[str, AssistantRecord]
 ) -> None:
-    """Save the progress of running answers, all in one statement.
+    """Save the progress of running answers, in at most two statements.
 
     Only rows still `running` change: a checkpoint that lands after its answer
-    was finished must not put the partial text back.
+    was finished must not put the partial text back (unless it comes from a newer owner
+    of the answer's run than the one that finished it: `RunFence`).
     """
     if not records:
         return
-    await session.execute(
-        _CHECKPOINT, [_progress(message_id, record) for message_id, record in records.items()]
-    )
+    values = {mid: _progress(mid, record) for mid, record in records.items()}
+    await _fenced_or_not(session, _CHECKPOINT, _CHECKPOINT_FENCED, records, values)
+
+
+async def _fenced_or_not(
+    session: AsyncSession | AsyncConnection,
+    plain: Any,
+    fenced: Any,
+    records: Mapping[str, AssistantRecord],
+    values: Mapping[str, dict[str, Any]],
+) -> None:
+    """Each record's values through `fenced` when it names its writer, else `plain`."""
+    with_fence = [values[mid] for mid, record in records.items() if record.writer is not None]
+    without = [values[mid] for mid, record in records.items() if record.writer is None]
+    if with_fence:
+        await session.execute(fenced, with_fence)
+    if without:
+        await session.execute(plain, without)
 
 
 def _progress(message_id: str, record: AssistantRecord) -> dict[str, Any]:
-    """The bind values a checkpoint and an end both write."""
+    """The bind values a checkpoint and an end both write (and the writer's fence)."""
     usage = record.usage
-    return {
+    values: dict[str, Any] = {
         "b_id": message_id,
         "b_content": record.content,
         "b_payload": _payload_of(record),
         "b_input_tokens": usage.input_tokens if usage else None,
         "b_output_tokens": usage.output_tokens if usage else None,
     }
+    if record.writer is not None:
+        values["b_run"] = record.writer.run_id
+        values["b_epoch"] = record.writer.epoch
+    return values
 
 
 def _payload_of(record: AssistantRecord) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from pagechat.protocol import (
     CustomPayload,
     SuggestedValue,
     ToolHistoryEntry,
+    Usage,
 )
 from pagechat.store.approvals import ClaimedApproval
 
@@ -128,7 +129,14 @@ def test_the_replay_places_each_card_where_its_number_says() -> None:
     assert events == [
         TextDelta(text="Found."),
         ToolStart(tool="search", input={"q": "7"}, tool_use_id="call-1"),
-        ToolComplete(tool="search", index=0, is_error=False, output="1 report."),
+        # The last card carries the tokens so far: a takeover of the resumed run counts them.
+        ToolComplete(
+            tool="search",
+            index=0,
+            is_error=False,
+            output="1 report.",
+            usage=Usage(input_tokens=30, output_tokens=12),
+        ),
         TextDelta(text="[[tool:0]]"),
         TextDelta(text="A or B?"),
         ApprovalResolved(approval_id="a1", status="approved", note=None),

@@ -318,6 +318,9 @@ export interface ToolCompleteEvent {
   index: number;
   is_error: boolean;
   output: string | null;
+  payload: CustomPayload | null;
+  approval: ApprovalPublic | null;
+  usage: Usage | null;
 }
 
 /** One tool call of a turn, as `[[tool:N]]` refers to it (N = position). */
