@@ -7,18 +7,24 @@ stops A: SIGKILL (B claims them when their lease lapses) or SIGTERM (A hands the
 at once). Per answer: the follower-visible gap (the longest pause between text deltas
 around the stop), and that the answer completed with every word once. Also the CPU per
 token of B (from /proc) while it streams answers it took over, against answers it
-started itself. Run by `bench/scale.py --takeovers` (or alone); prints JSON lines.
+starts itself right after each round, as many and each as long as one streamed after the
+stop (a turn's fixed costs weigh the same per token); a warm-up round of each kind first.
+`--profile DIR` records py-spy's stacks of B for each. Run by `bench/scale.py
+--takeovers` (or alone); prints JSON lines.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +41,27 @@ EMAIL, PASSWORD = "bench@example.com", "bench-password-1"
 PACE = 25.0
 LEASE = 1.5
 _TICK = os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.asynccontextmanager
+async def _profiled(pid: int, out: Path | None) -> AsyncIterator[None]:
+    """py-spy on `pid` while the block runs, its collapsed stacks in `out` (None: not)."""
+    if out is None:
+        yield
+        return
+    spy = await asyncio.create_subprocess_exec(
+        str(Path(sys.executable).with_name("py-spy")),
+        *("record", "--pid", str(pid), "--rate", "250", "--nonblocking"),
+        *("--format", "raw", "--output", str(out)),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    await asyncio.sleep(0.5)  # attached
+    try:
+        yield
+    finally:
+        spy.send_signal(signal.SIGINT)
+        await spy.wait()
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -72,7 +99,12 @@ async def _follow(client: httpx.AsyncClient, run_id: str, stopped: asyncio.Event
 
 
 async def _round(
-    a: Worker, b: Worker, headers: dict[str, str], answers: int, how: str
+    a: Worker,
+    b: Worker,
+    headers: dict[str, str],
+    answers: int,
+    how: str,
+    profile: Path | None = None,
 ) -> list[dict[str, Any]]:
     stopped = asyncio.Event()
     async with (
@@ -89,14 +121,15 @@ async def _round(
         await asyncio.sleep(0.5)
         followers = [asyncio.create_task(_follow(on_b, rid, stopped)) for _, rid in runs]
         await asyncio.sleep(1.0)
-        cpu_before = _cpu_seconds(b.pid)
-        stopped.set()
-        if how == "sigkill":
-            await a.kill()
-        else:
-            await a.terminate()
-        results = await asyncio.gather(*followers)
-        cpu = _cpu_seconds(b.pid) - cpu_before
+        async with _profiled(b.pid, profile):
+            cpu_before = _cpu_seconds(b.pid)
+            stopped.set()
+            if how == "sigkill":
+                await a.kill()
+            else:
+                await a.terminate()
+            results = await asyncio.gather(*followers)
+            cpu = _cpu_seconds(b.pid) - cpu_before
     out = []
     for (count, _), result in zip(runs, results, strict=True):
         out.append(
@@ -111,10 +144,15 @@ async def _round(
     return out
 
 
-async def _fresh_cpu(b: Worker, headers: dict[str, str], counts: list[int]) -> tuple[float, int]:
+async def _fresh_cpu(
+    b: Worker, headers: dict[str, str], counts: list[int], profile: Path | None = None
+) -> tuple[float, int]:
     """B's CPU for answers it starts itself and streams to a follower on B: the baseline.
     `counts`: each answer's length in words (the takeover round's, after its stop)."""
-    async with httpx.AsyncClient(base_url=b.url, headers=headers, timeout=60) as on_b:
+    async with (
+        httpx.AsyncClient(base_url=b.url, headers=headers, timeout=60) as on_b,
+        _profiled(b.pid, profile),
+    ):
         before = _cpu_seconds(b.pid)
         runs = []
         for count in counts:
@@ -128,7 +166,13 @@ async def _fresh_cpu(b: Worker, headers: dict[str, str], counts: list[int]) -> t
 
 
 async def _rounds(
-    a: Worker, b: Worker, headers: dict[str, str], rounds: int, answers: int, how: str
+    a: Worker,
+    b: Worker,
+    headers: dict[str, str],
+    rounds: int,
+    answers: int,
+    how: str,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
     """`rounds` takeover rounds, each followed by a baseline round of as many answers B
     starts itself, each as long as one streamed after the stop (so the turn's fixed costs
@@ -139,11 +183,14 @@ async def _rounds(
     cpu = fresh_cpu = 0.0
     tokens = fresh_tokens = 0
     for number in range(rounds):
-        out = await _round(a, b, headers, answers, how)
+        spied = profile / f"{how}-{number + 1}" if profile is not None else None
+        out = await _round(a, b, headers, answers, how, spied and spied.with_suffix(".taken"))
         await a.start()
         round_cpu = out[0].get("cpu", 0.0)
         after = [o["after"] for o in out]
-        base_cpu, base_tokens = await _fresh_cpu(b, headers, [max(1, n) for n in after])
+        base_cpu, base_tokens = await _fresh_cpu(
+            b, headers, [max(1, n) for n in after], spied and spied.with_suffix(".fresh")
+        )
         per_token = round_cpu / max(1, sum(after)) * 1e6
         base_per_token = base_cpu / max(1, base_tokens) * 1e6
         print(
@@ -177,7 +224,9 @@ async def _rounds(
     }
 
 
-async def measure(rounds: int, answers: int, warmup: int = 1) -> dict[str, Any]:
+async def measure(
+    rounds: int, answers: int, warmup: int = 1, profile: Path | None = None
+) -> dict[str, Any]:
     """Run the rounds; the summary as a dict (also printed per round)."""
     redis = RedisServer(redis_server_binary())
     redis.start()
@@ -211,7 +260,7 @@ async def measure(rounds: int, answers: int, warmup: int = 1) -> dict[str, Any]:
                     await _fresh_cpu(b, headers, [50, 50])
                 figures: dict[str, Any] = {}
                 for how in ("sigkill", "sigterm"):
-                    figures[how] = await _rounds(a, b, headers, rounds, answers, how)
+                    figures[how] = await _rounds(a, b, headers, rounds, answers, how, profile)
                     print(
                         json.dumps({"bench": "takeover", "stop": how, **figures[how]}), flush=True
                     )
@@ -244,8 +293,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--answers", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=1, help="unmeasured rounds of each stop")
+    parser.add_argument("--profile", type=Path, help="py-spy B into DIR/<stop>-<round>.*")
     args = parser.parse_args()
-    summary = asyncio.run(measure(args.rounds, args.answers, args.warmup))
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    summary = asyncio.run(measure(args.rounds, args.answers, args.warmup, args.profile))
     print(json.dumps(summary), flush=True)
     return 0 if all(summary["targets"].values()) else 1
 

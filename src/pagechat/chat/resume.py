@@ -96,11 +96,13 @@ def recipe(
     context: dict[str, Any],
     base: TurnState | None = None,
     charged: TokenUsage | None = None,
+    first: bool = False,
 ) -> bytes:
     """How another worker goes on with this turn's answer (`Run.resume`). `base`: the part
     of the answer stored before this run (Continue), which its log does not hold;
     `charged`: tokens of the answer an earlier run already counted against the user's
-    quota (a turn resumed after approval)."""
+    quota (a turn resumed after approval); `first`: the turn began its conversation, so a
+    takeover has no earlier turns to read."""
     return orjson.dumps(
         {
             "v": 1,
@@ -112,6 +114,7 @@ def recipe(
             "content": "".join(base.text) if base is not None else "",
             "tools": [e.model_dump(mode="json") for e in base.tool_history] if base else [],
             "charged": charged.input_tokens + charged.output_tokens if charged else 0,
+            "first": first,
         },
         default=str,
     )
@@ -213,8 +216,14 @@ class AnswerTakeover:
             await self._settle_call(run, turn, start, user=user, context=context)
         # What the followers saw is what is stored, before the model is asked again.
         await service.store.checkpoint_turns({ids.assistant_message_id: turn.record("running")})
-        earlier = await service.store.history(
-            user=user, conversation_id=ids.conversation_id, leaf_id=ids.assistant_message_id
+        # A conversation's first turn has nothing before its question: no read (a
+        # takeover's one fixed cost a new answer does not have, docs/performance.md).
+        earlier = (
+            []
+            if spec.get("first")
+            else await service.store.history(
+                user=user, conversation_id=ids.conversation_id, leaf_id=ids.assistant_message_id
+            )
         )
         if earlier and earlier[-1].role == "user":
             earlier.pop()  # the question, sent again as the turn's own

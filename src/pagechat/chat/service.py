@@ -171,7 +171,15 @@ class ChatService:
         turn = TurnState(started.ids, setup, question=request.message, stored=started.written)
         # A client's frontend tools are not there for another worker: no takeover then.
         movable = not frontend_tools
-        return self._launch(user, run_id, turn, request.context, messages, movable=movable)
+        return self._launch(
+            user,
+            run_id,
+            turn,
+            request.context,
+            messages,
+            movable=movable,
+            first=request.conversation_id is None,
+        )
 
     async def start_branch(
         self,
@@ -360,6 +368,7 @@ class ChatService:
         messages: list[ModelMessage],
         *,
         movable: bool,
+        first: bool = False,
     ) -> Run:
         turn.settle = self._settler(user, run_id, turn)
         # Before any text: what the turn held when it started (Continue's stored part).
@@ -370,6 +379,7 @@ class ChatService:
                 question=turn.question,
                 context=context,
                 base=turn if turn.text or turn.tool_history else None,
+                first=first,
             )
             if movable
             else None
