@@ -18,40 +18,19 @@ import httpx
 import pytest
 
 from tests.conftest import PASSWORD
-from tests.fakes.anthropic_server import FakeAnthropic, Response
-from tests.support.numbered import numbered_answer
+from tests.support.deployment import Deployment, deploy
 from tests.support.redis_server import RedisServer
-from tests.support.workers import Event, Worker, events, seed_user, worker_env
+from tests.support.workers import Event, Worker, events
 
 EMAIL = "ada@example.com"
-PACE = 25.0  # tokens per second from the fake upstream
-
-
-def _answer(body: dict[str, Any]) -> Response:
-    """`words N` in the question: an answer of N numbered words, at PACE (continued
-    from its prefill when a worker takes it over: tests/support/numbered.py)."""
-    return numbered_answer(body, pace=PACE)
 
 
 def _words(count: int) -> str:
     return "".join(f"w{i} " for i in range(count))
 
 
-class Cluster:
-    def __init__(self, a: Worker, b: Worker, upstream: FakeAnthropic, redis: Any) -> None:
-        self.a, self.b, self.upstream = a, b, upstream
-        self.redis: RedisServer = redis
-        """The one Redis server (a test restarts it), or a RedisClusterServers."""
-        self.headers: dict[str, str] = {}
-
-    async def login(self) -> None:
-        async with httpx.AsyncClient(base_url=self.a.url) as client:
-            r = await client.post("/api/auth/login", json={"email": EMAIL, "password": PASSWORD})
-            self.headers = {"Authorization": f"Bearer {r.json()['access_token']}"}
-
-    def client(self, worker: Worker) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=worker.url, headers=self.headers, timeout=30)
-
+Cluster = Deployment
+"""Two workers (`a`, `b`): tests/support/deployment.py."""
 
 # A test parametrized with `indirect=True` over these runs on a Redis Cluster too.
 ON_A_REDIS_CLUSTER = pytest.mark.parametrize(
@@ -63,25 +42,18 @@ ON_A_REDIS_CLUSTER = pytest.mark.parametrize(
 async def cluster(
     request: pytest.FixtureRequest, postgres_url: str, tmp_path: Path
 ) -> AsyncIterator[Cluster]:
+    """Two workers on one Redis, or (param "redis cluster") on a Redis Cluster; answers
+    of `words N` numbered words at 25 tokens/s (tests/support/numbered.py)."""
     sharded = getattr(request, "param", "one redis") == "redis cluster"
     redis = request.getfixturevalue("redis_cluster" if sharded else "redis_server")
-    await seed_user(postgres_url, EMAIL, PASSWORD)
-    with FakeAnthropic(responder=_answer) as upstream:
-        env = worker_env(
-            database_url=postgres_url,
-            redis_url=redis.url,
-            upstream=upstream.base_url,
-            state_dir=tmp_path / "state",
-            **({"PAGECHAT_REDIS_CLUSTER": "true"} if sharded else {}),
-        )
-        a, b = Worker("a", env), Worker("b", env)
-        try:
-            await asyncio.gather(a.start(), b.start())
-            cluster = Cluster(a, b, upstream, redis)
-            await cluster.login()
-            yield cluster
-        finally:
-            await asyncio.gather(a.aclose(), b.aclose())
+    async with deploy(
+        database_url=postgres_url,
+        redis=redis,
+        state_dir=tmp_path / "state",
+        email=EMAIL,
+        password=PASSWORD,
+    ) as deployment:
+        yield deployment
 
 
 async def _read_until(stream: AsyncIterator[Event], count: int) -> list[Event]:
@@ -215,6 +187,7 @@ async def test_a_redis_restart_mid_answer_ends_it_with_an_error_and_answers_work
         conversation_id = live.headers["X-Conversation-Id"]
         from_a = events(live)
         await _read_until(from_a, 3)
+        assert isinstance(cluster.redis, RedisServer)
         cluster.redis.restart()
         async with asyncio.timeout(15):
             rest = [e async for e in from_a]
@@ -234,3 +207,5 @@ async def test_a_redis_restart_mid_answer_ends_it_with_an_error_and_answers_work
         ):
             got = [e async for e in events(again)]
         assert got[-1].type == "complete", (worker.name, [(e.type, e.data) for e in got])
+        # This turn's own five words (regression: the first turn's 400, taking 16 s).
+        assert got[-1].data["payload"]["message"] == _words(5)  # type: ignore[index]

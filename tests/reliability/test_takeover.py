@@ -13,7 +13,6 @@ import asyncio
 import re
 import signal
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +22,13 @@ from redis.asyncio import Redis
 
 from pagechat.chat.resume import UNKNOWN_OUTCOME_RESULT
 from tests.conftest import PASSWORD
-from tests.fakes.anthropic_server import FakeAnthropic
-from tests.support.numbered import INPUT_TOKENS, numbered_answer, words
+from tests.support.deployment import Deployment, deploy
+from tests.support.numbered import INPUT_TOKENS, words
 from tests.support.takeover_app import LOOKUP_CARD
-from tests.support.workers import Event, Worker, events, seed_user, worker_env
+from tests.support.workers import Event, Worker, events
 
 EMAIL = "ada@example.com"
 APP = "tests.support.takeover_app:create_app"
-
-
-@dataclass
-class Deployment:
-    workers: list[Worker]
-    upstream: FakeAnthropic
-    tool_log: Path
-    redis_url: str
-    headers: dict[str, str] = field(default_factory=dict)
-
-    def client(self, worker: Worker) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=worker.url, headers=self.headers, timeout=30)
-
-    def tool_runs(self) -> list[str]:
-        return self.tool_log.read_text().split() if self.tool_log.exists() else []
 
 
 def _options(request: pytest.FixtureRequest) -> dict[str, Any]:
@@ -55,35 +39,28 @@ def _options(request: pytest.FixtureRequest) -> dict[str, Any]:
 async def deployment(
     request: pytest.FixtureRequest, postgres_url: str, tmp_path: Path
 ) -> AsyncIterator[Deployment]:
-    """Workers of one deployment (2 by default; `workers`, `cluster`, `env` by param)."""
+    """Workers of one deployment (2 by default; `workers`, `cluster`, `env` by param), with
+    the takeover app's tools."""
     options = _options(request)
-    sharded = options.get("cluster", False)
-    redis = request.getfixturevalue("redis_cluster" if sharded else "redis_server")
-    await seed_user(postgres_url, EMAIL, PASSWORD)
-    tool_log = tmp_path / "tools.log"
-    with FakeAnthropic(responder=numbered_answer) as upstream:
-        env = worker_env(
-            database_url=postgres_url,
-            redis_url=redis.url,
-            upstream=upstream.base_url,
-            state_dir=tmp_path / "state",
-            PAGECHAT_APP=APP,
-            TAKEOVER_TOOL_LOG=str(tool_log),
-            **({"PAGECHAT_REDIS_CLUSTER": "true"} if sharded else {}),
-            **options.get("env", {}),
-        )
-        workers = [Worker(name, env) for name in "abc"[: options.get("workers", 2)]]
-        try:
-            await asyncio.gather(*(w.start() for w in workers))
-            deployment = Deployment(workers, upstream, tool_log, redis.url)
-            async with httpx.AsyncClient(base_url=workers[0].url) as client:
-                r = await client.post(
-                    "/api/auth/login", json={"email": EMAIL, "password": PASSWORD}
-                )
-                deployment.headers = {"Authorization": f"Bearer {r.json()['access_token']}"}
-            yield deployment
-        finally:
-            await asyncio.gather(*(w.aclose() for w in workers))
+    redis = request.getfixturevalue("redis_cluster" if options.get("cluster") else "redis_server")
+    async with deploy(
+        database_url=postgres_url,
+        redis=redis,
+        state_dir=tmp_path / "state",
+        email=EMAIL,
+        password=PASSWORD,
+        workers=options.get("workers", 2),
+        PAGECHAT_APP=APP,
+        TAKEOVER_TOOL_LOG=str(tmp_path / "tools.log"),
+        **options.get("env", {}),
+    ) as deployment:
+        yield deployment
+
+
+def _tool_runs(deployment: Deployment) -> list[str]:
+    """The takeover app's tool calls so far, in order (each logged as it starts)."""
+    log = Path(deployment.a.env["TAKEOVER_TOOL_LOG"])
+    return log.read_text().split() if log.exists() else []
 
 
 def _text(got: list[Event]) -> str:
@@ -169,7 +146,7 @@ async def test_killing_the_owner_after_a_tool_completed_runs_the_tool_once(
 
     _one_stream(got)
     assert got[-1].type == "complete"
-    assert deployment.tool_runs() == ["lookup"]
+    assert _tool_runs(deployment) == ["lookup"]
     final: dict[str, Any] = got[-1].data["payload"]  # type: ignore[assignment]
     message = final["message"]
     assert message == _text(got) == words(5) + "[[tool:0]]" + words(40, 5)
@@ -200,7 +177,7 @@ async def test_killing_the_owner_during_a_write_tool_tells_the_model_and_runs_it
 
     _one_stream(got)
     assert got[-1].type == "complete"
-    assert deployment.tool_runs() == ["write_note"], "not run again"
+    assert _tool_runs(deployment) == ["write_note"], "not run again"
     completed = [e for e in got if e.type == "tool_complete"]
     assert [(e.data["is_error"], e.data["output"]) for e in completed] == [
         (True, UNKNOWN_OUTCOME_RESULT)
@@ -401,7 +378,7 @@ async def test_sigterm_during_a_write_tool_lets_it_finish_then_hands_the_answer_
 
     _one_stream(got)
     assert got[-1].type == "complete"
-    assert deployment.tool_runs() == ["write_note"]
+    assert _tool_runs(deployment) == ["write_note"]
     completed = [(e.data["is_error"], e.data["output"]) for e in got if e.type == "tool_complete"]
     assert completed == [(False, "saved x")], "finished on its worker, its outcome known"
     assert _text(got) == words(5) + "[[tool:0]]" + words(20, 5)

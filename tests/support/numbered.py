@@ -39,13 +39,20 @@ def _texts(message: dict[str, Any]) -> list[str]:
 def numbered_answer(body: dict[str, Any], *, pace: float = PACE) -> Response:
     """The responder: see the module's docstring."""
     messages: list[dict[str, Any]] = body["messages"]
-    question = next(
-        (t for m in messages if m["role"] == "user" for t in _texts(m) if "words" in t), ""
-    )
+    # This turn's question: the last one asking for words (earlier turns asked their own;
+    # regression: a conversation's second answer streamed the first one's 400 words).
+    asking = [
+        i
+        for i, m in enumerate(messages)
+        if m["role"] == "user" and any(re.search(r"words \d+", t) for t in _texts(m))
+    ]
+    at = asking[-1] if asking else 0
+    question = next((t for t in _texts(messages[at]) if "words" in t), "") if asking else ""
     match = re.search(r"words (\d+)", question)
     count = int(match.group(1)) if match else 10
     tool = re.search(r"tool (\w+)", question)
-    written = " ".join(t for m in messages if m["role"] == "assistant" for t in _texts(m))
+    # What this turn wrote so far (a prefill, or the text before a tool call).
+    written = " ".join(t for m in messages[at + 1 :] if m["role"] == "assistant" for t in _texts(m))
     numbers = [int(n) for n in re.findall(r"\bw(\d+)\b", written)]
     after = numbers[-1] + 1 if numbers else 0
     last = messages[-1]
