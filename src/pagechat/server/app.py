@@ -43,6 +43,7 @@ from .passthrough import BodyPassThrough
 from .routes import (
     actions,
     agui_missing,
+    ai_sdk,
     approvals,
     auth,
     branches,
@@ -213,6 +214,7 @@ def create_app(
         app.include_router(agui.router)
     else:
         app.include_router(agui_missing.router)
+    app.include_router(ai_sdk.router)
     app.include_router(actions.router)
     app.include_router(conversation_search.router)
     app.include_router(conversations.router)

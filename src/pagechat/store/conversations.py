@@ -87,3 +87,17 @@ class Conversations(StoreCore):
                 )
             )
             return True
+
+    async def conversation_exists(self, *, user: Principal, conversation_id: str) -> bool:
+        """Whether the user's conversation with this id exists (False: nobody's yet).
+
+        For clients that name their chats before the first message (the AI SDK's
+        `useChat`). Raises ConversationNotFound when the id is another user's.
+        """
+        async with self._reading(user) as session:
+            owner = await session.scalar(
+                select(Conversation.owner_id).where(Conversation.id == conversation_id)
+            )
+        if owner is not None and owner != user.id:
+            raise ConversationNotFound(conversation_id)
+        return owner is not None
