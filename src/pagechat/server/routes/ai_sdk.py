@@ -233,6 +233,9 @@ def _result_text(part: UIPart) -> ToolResult:
         text, is_error = part.errorText or "The tool failed.", True
     else:
         output = part.output
+        problem = json_limit_problem(output, what="a tool's output")
+        if problem is not None:
+            raise _unprocessable(problem)
         text, is_error = (
             (output if isinstance(output, str) else orjson.dumps(output).decode()),
             False,
