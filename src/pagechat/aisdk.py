@@ -192,7 +192,13 @@ class AiSdkStream(StreamAdapter):
     # -- parts ----------------------------------------------------------------------------
 
     def _metadata(self, payload: ChatResponsePayload | None = None, **extra: Any) -> Chunk:
-        metadata: Chunk = {"conversation_id": self.conversation_id, "message_id": self.message_id}
+        # Every field of `AiSdkMessageMetadata`, so its generated guard holds on `start` too.
+        metadata: Chunk = {
+            "conversation_id": self.conversation_id,
+            "message_id": self.message_id,
+            "usage": None,
+            "stop_reason": None,
+        }
         if payload is not None:
             metadata["message_id"] = payload.message_id or self.message_id
             metadata["usage"] = None if payload.usage is None else payload.usage.model_dump()
