@@ -251,7 +251,7 @@ class ChoicesData(_Model):
 
 class AiSdkDataParts(_Model):
     """Each `data-*` part pagechat sends a `useChat` app, by its name (the part's type
-    without `data-`): `UIMessage<AiSdkMessageMetadata, AiSdkDataParts>` in TypeScript."""
+    without `data-`); in TypeScript `UIMessage<AiSdkMessageMetadata, AiSdkDataTypes>`."""
 
     model_config = ConfigDict(populate_by_name=True)
     progress: ToolProgressData = Field(alias="pagechat-progress")

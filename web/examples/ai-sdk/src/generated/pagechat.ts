@@ -86,7 +86,7 @@ export interface Usage {
 
 /**
  * Each `data-*` part pagechat sends a `useChat` app, by its name (the part's type
- * without `data-`): `UIMessage<AiSdkMessageMetadata, AiSdkDataParts>` in TypeScript.
+ * without `data-`); in TypeScript `UIMessage<AiSdkMessageMetadata, AiSdkDataTypes>`.
  */
 export interface AiSdkDataParts {
   "pagechat-progress": ToolProgressData;
