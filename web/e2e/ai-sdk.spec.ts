@@ -112,6 +112,16 @@ test("one approval approved and another denied", async ({ page }) => {
   await shot(page, "ai-sdk-04-approvals");
 });
 
+test("the app's own tool runs in the browser and its output finishes the answer", async ({ page }) => {
+  const chat = await open(page);
+  await send(page, "what is the title?");
+  const tool = page.getByLabel("Tool read_title");
+  await expect(tool.getByLabel("Output")).toHaveText("useChat on pagechat");
+  await expect(answers(page).last()).toContainText("The page is called useChat on pagechat.");
+  const messages = await stored(page, chat);
+  expect(messages.at(-1)?.status).toBe("complete");
+});
+
 test("stop() stops the upstream model request", async ({ page }) => {
   const chat = await open(page);
   const before = await upstream(page);

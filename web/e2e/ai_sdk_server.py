@@ -9,6 +9,7 @@ The model's reply depends on a word of the last user message:
   search    a tool call with progress and its output, then text
   entry     a model-written payload (a typed data part), with suggested values
   delete N  a call of `delete_item`, which needs the user's approval; then what came of it
+  title     a call of `read_title`, the app's own tool (run in the browser); then its output
   long      a slow answer (Stop, reload and resume)
   anything else: an echo
 
@@ -78,6 +79,10 @@ def _script(request: ModelRequest) -> list[ScriptItem]:
             result = results.results[-1]
             return [f"Kept item {found.group(1)}." if result.is_error else "It is gone."]
         return ["Deleting.", tool_call("delete_item", {"id": int(found.group(1))})]
+    if "title" in text:
+        if results is not None:
+            return [f"The page is called {results.results[-1].content}."]
+        return ["Reading the title.", tool_call("read_title", {})]
     if "long" in text:
         items: list[ScriptItem] = []
         for i in range(1, 200):
