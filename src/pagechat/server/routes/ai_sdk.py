@@ -366,19 +366,25 @@ async def _answer_id(chat: ChatService, user: Principal, run: Run) -> str | None
     """pagechat's id of the answer `run` writes (the `start` part's `messageId`)."""
     if run.conversation_id is None:
         return None
-    running = await _running_message(chat, user, run.conversation_id)
-    return running.id if running is not None and running.run_id == run.id else None
+    # By its run, not by its status: a quick answer may have ended already.
+    last = await _last_message(chat, user, run.conversation_id)
+    return last.id if last is not None and last.run_id == run.id else None
+
+
+async def _last_message(chat: ChatService, user: Principal, chat_id: str) -> MessagePublic | None:
+    """The last message of the chat's active path (its newest answer), if any."""
+    try:
+        detail = await chat.store.get_conversation(user=user, conversation_id=chat_id, limit=1)
+    except ConversationNotFound:
+        return None
+    return detail.messages[-1] if detail.messages else None
 
 
 async def _running_message(
     chat: ChatService, user: Principal, chat_id: str
 ) -> MessagePublic | None:
     """The chat's answer that is running, if any (its active path's last message)."""
-    try:
-        detail = await chat.store.get_conversation(user=user, conversation_id=chat_id, limit=1)
-    except ConversationNotFound:
-        return None
-    last = detail.messages[-1] if detail.messages else None
+    last = await _last_message(chat, user, chat_id)
     return last if last is not None and last.status == "running" and last.run_id else None
 
 
