@@ -422,3 +422,20 @@ async def test_a_bad_body_is_a_4xx_json_answer(
     response = await client.post("/api/ai-sdk/ledger", json=body, headers=alice.headers)
     assert 400 <= response.status_code < 500
     assert "detail" in response.json()
+
+
+async def test_the_page_context_the_app_adds_reaches_the_prompt(
+    client: httpx.AsyncClient, alice: Account, model: FunctionModel, replies: Replies
+) -> None:
+    replies.append(["Seen."])
+    body = _body(
+        [_user("what page?")],
+        context={"project": "Apollo", "client_context": [{"description": "d", "value": "v"}]},
+    )
+    await _post(client, alice, body)
+
+    (request,) = model.requests
+    assert '"project": "Apollo"' in request.system
+    assert "ledger" in request.system
+    # Only AG-UI's `context` entries fill the client block: this body's key is dropped.
+    assert "Supplied by the client application" not in request.system

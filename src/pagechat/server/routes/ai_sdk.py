@@ -37,7 +37,7 @@ from ...chat.frontend_tools import (
 )
 from ...chat.service import ChatService
 from ...identity import Principal
-from ...pages import get_page
+from ...pages import CLIENT_CONTEXT_KEY, get_page
 from ...protocol import BranchTurnRequest, ChatRequest, MessagePublic, json_limit_problem
 from ...runs import Run, RunNotFound
 from ...store.base import AnswerRunning, ConversationNotFound, MessageNotFound, NotBranchable
@@ -147,6 +147,7 @@ async def ai_sdk_chat(
     get_page(page)  # before anything is stored: a page nobody registered is 400
     tools = _frontend_tools(body)
     context = _validated(BranchTurnRequest, context={**body.context, "current_page": page}).context
+    context.pop(CLIENT_CONTEXT_KEY, None)  # AG-UI's `context` entries only, never this body's
     last = body.messages[-1]
     resumed: Resumed | None = None
     call: str | None = None
