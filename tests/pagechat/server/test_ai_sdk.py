@@ -410,6 +410,7 @@ async def test_no_session_is_401_another_users_chat_404_and_an_unknown_page_400(
     [
         {"id": "c", "messages": []},
         {"id": "not an id!", "messages": [_user("hi")]},
+        {"id": "x" * 33, "messages": [_user("hi")]},  # a conversation id is at most 32
         {"messages": [_user("hi")]},
         {"id": "c", "messages": [_user("   ")]},
         {"id": "c", "messages": [_user("hi")], "trigger": "resume"},

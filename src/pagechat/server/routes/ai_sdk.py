@@ -50,7 +50,7 @@ __all__ = ["AiSdkChatRequest", "router"]
 router = APIRouter(prefix="/api/ai-sdk", tags=["ai-sdk"])
 
 _PING_SECONDS = 15
-_ID = r"^[A-Za-z0-9_-]{1,64}$"
+_ID = r"^[A-Za-z0-9_-]{1,32}$"
 
 PageName = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.-]{1,100}$")]
 ChatId = Annotated[str, Path(pattern=_ID)]
