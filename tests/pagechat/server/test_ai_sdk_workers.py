@@ -56,7 +56,7 @@ async def workers(
                 store=SqlChatStore(sessions),
                 authenticator=authenticator,
                 sessions=sessions,
-                runs=RedisRunManager(redis),  # type: ignore[arg-type]
+                runs=RedisRunManager(redis),
             )
             urls.append(await stack.enter_async_context(serve(app)))
         yield urls[0], urls[1]
