@@ -181,7 +181,9 @@ class AiSdkStream(StreamAdapter):
         names its call by index), and the decision ends the replay; a denied call ends as
         the SDK's denied part (the model reads the denial as the call's result)."""
         if isinstance(event, ToolStart):
-            self._tool_ids.append(event.tool_use_id or _id())
+            call_id = event.tool_use_id or _id()
+            self._tool_ids.append(call_id)
+            self._tool_names[event.tool] = call_id  # an approved call's progress names it
         elif isinstance(event, ApprovalResolved):
             self._replaying = False
             if self._resumed == "approval" and event.status != "approved":

@@ -102,9 +102,17 @@ def test_a_resumed_run_leaves_out_the_answer_the_client_holds() -> None:
         TextDelta(text="Before."),
         ApprovalResolved(approval_id="a1", status="approved"),
         ToolStart(tool="close", input={}, tool_use_id="t1"),
+        ToolUpdate(tool="close", message="closing"),
         ToolComplete(tool="close", index=0, output="closed"),
         TextDelta(text="After."),
     ]
     chunks = [c for e in replay for c in stream.translate(e)]
-    assert [c["type"] for c in chunks] == ["tool-output-available", "text-start", "text-delta"]
-    assert chunks[0]["toolCallId"] == "t1"
+    assert [c["type"] for c in chunks] == [
+        "data-pagechat-progress",
+        "tool-output-available",
+        "text-start",
+        "text-delta",
+    ]
+    # The decided call is the client's part: its progress and output name it.
+    assert chunks[0]["id"] == chunks[0]["data"]["tool_call_id"] == "t1"
+    assert chunks[1]["toolCallId"] == "t1"
