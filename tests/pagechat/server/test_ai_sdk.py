@@ -440,3 +440,39 @@ async def test_the_page_context_the_app_adds_reaches_the_prompt(
     assert "ledger" in request.system
     # Only AG-UI's `context` entries fill the client block: this body's key is dropped.
     assert "Supplied by the client application" not in request.system
+
+
+async def test_a_decision_or_output_the_routes_would_refuse_is_422_and_decides_nothing(
+    client: httpx.AsyncClient, alice: Account, replies: Replies
+) -> None:
+    _closing_tool()
+    replies.append(["Closing it.", tool_call("close_year", {"year": 2025}, id="c-1")])
+    first = await _post(client, alice, _body([_user("close 2025")]))
+    assert first.message is not None
+    message = json.loads(json.dumps(first.message))
+    _responded(message, approved=False, reason="x" * 2001)  # the decision route's limit: 2,000
+
+    long_note = await client.post(
+        "/api/ai-sdk/ledger", json=_body([_user("close 2025"), message]), headers=alice.headers
+    )
+
+    assert long_note.status_code == 422
+    (waiting,) = [m for m in await _stored(client, alice, "chat-1") if m["role"] == "assistant"]
+    assert waiting["status"] == "needs_approval"
+    assert waiting["approval"]["status"] == "pending"
+
+    replies.append(["Asking.", tool_call("read_field", {"field": "title"}, id="fe-9")])
+    asked = await _post(client, alice, _body([_user("title?")], chat="chat-2", tools=[READ_FIELD]))
+    assert asked.message is not None
+    answered = json.loads(json.dumps(asked.message))
+    answered["parts"] = [
+        {**p, "state": "output-available", "output": "A\x00B"} if p.get("toolCallId") else p
+        for p in answered["parts"]
+    ]
+    nul = await client.post(
+        "/api/ai-sdk/ledger",
+        json=_body([_user("title?"), answered], chat="chat-2", tools=[READ_FIELD]),
+        headers=alice.headers,
+    )
+    assert nul.status_code == 422
+    assert (await _stored(client, alice, "chat-2"))[-1]["status"] == "needs_approval"

@@ -38,7 +38,13 @@ from ...chat.frontend_tools import (
 from ...chat.service import ChatService
 from ...identity import Principal
 from ...pages import CLIENT_CONTEXT_KEY, get_page
-from ...protocol import BranchTurnRequest, ChatRequest, MessagePublic, json_limit_problem
+from ...protocol import (
+    ApprovalDecisionRequest,
+    BranchTurnRequest,
+    ChatRequest,
+    MessagePublic,
+    json_limit_problem,
+)
 from ...runs import Run, RunNotFound
 from ...store.base import AnswerRunning, ConversationNotFound, MessageNotFound, NotBranchable
 from ...tools.types import ToolConfig, ToolResult
@@ -241,6 +247,8 @@ def _result_text(part: UIPart) -> ToolResult:
             (output if isinstance(output, str) else orjson.dumps(output).decode()),
             False,
         )
+    if "\x00" in text:  # PostgreSQL cannot store it
+        raise _unprocessable("A tool's output must not contain NUL characters")
     if len(text) > MAX_RESULT_CHARS:
         raise _unprocessable(
             f"The output of tool call {(part.toolCallId or '')[:80]!r} exceeds "
@@ -274,25 +282,8 @@ async def _go_on(
     ]
     if responded:
         part = responded[-1]
-        assert part.approval is not None and part.toolCallId is not None
-        if approvals is None:
-            raise HTTPException(status.HTTP_404_NOT_FOUND, "Approval not found")
-        note = part.approval.get("reason")
-        try:
-            _, run = await approvals.decide(
-                user=user,
-                approval_id=str(part.approval.get("id", ""))[:64],
-                approved=bool(part.approval["approved"]),
-                note=note if isinstance(note, str) else None,
-                resume=chat.resume_turn,
-            )
-        except ApprovalNotFound:
-            raise HTTPException(status.HTTP_404_NOT_FOUND, "Approval not found") from None
-        except ApprovalDecided:
-            raise HTTPException(
-                status.HTTP_409_CONFLICT, "This request was decided already, or has lapsed."
-            ) from None
-        return run, "approval", part.toolCallId
+        assert part.toolCallId is not None
+        return await _decide(chat, user, part), "approval", part.toolCallId
     results = {
         p.toolCallId: _result_text(p)
         for p in parts
@@ -314,6 +305,37 @@ async def _go_on(
         resume=chat.resume_turn,
     )
     return run, "frontend_tool", call
+
+
+async def _decide(chat: ChatService, user: Principal, part: UIPart) -> Run:
+    """The user's approval response (`addToolApprovalResponse`) recorded on pagechat's
+    stored approval; the run that goes on with the turn."""
+    approvals, approval = chat.approvals, part.approval or {}
+    if approvals is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Approval not found")
+    approved = bool(approval.get("approved"))
+    reason = approval.get("reason")
+    # The decision route's own checks (a note of at most 2,000 storable characters).
+    decision = _validated(
+        ApprovalDecisionRequest,
+        decision="approved" if approved else "denied",
+        note=reason if isinstance(reason, str) else None,
+    )
+    try:
+        _, run = await approvals.decide(
+            user=user,
+            approval_id=str(approval.get("id", ""))[:64],
+            approved=approved,
+            note=decision.note,
+            resume=chat.resume_turn,
+        )
+    except ApprovalNotFound:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Approval not found") from None
+    except ApprovalDecided:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT, "This request was decided already, or has lapsed."
+        ) from None
+    return run
 
 
 async def _regenerate(
