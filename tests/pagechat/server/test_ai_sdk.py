@@ -476,3 +476,32 @@ async def test_a_decision_or_output_the_routes_would_refuse_is_422_and_decides_n
     )
     assert nul.status_code == 422
     assert (await _stored(client, alice, "chat-2"))[-1]["status"] == "needs_approval"
+
+
+async def test_an_approval_response_resumes_the_turn_after_a_server_restart(
+    client: httpx.AsyncClient,
+    alice: Account,
+    replies: Replies,
+    sessions: async_sessionmaker[AsyncSession],
+    authenticator: JwtAuthenticator,
+    model: FunctionModel,
+) -> None:
+    _closing_tool()
+    replies.append(["Closing it.", tool_call("close_year", {"year": 2025}, id="c-1")])
+    first = await _post(client, alice, _body([_user("close 2025")]))
+    assert first.message is not None
+    message = json.loads(json.dumps(first.message))
+    _responded(message, approved=True)
+
+    # Another server on the same database: nothing of the paused turn waited in memory.
+    restarted = create_app(
+        model=model, store=SqlChatStore(sessions), authenticator=authenticator, sessions=sessions
+    )
+    replies.append(["Closed after the restart."])
+    transport = httpx.ASGITransport(app=restarted)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as other:
+        second = await _post(other, alice, _body([_user("close 2025"), message]), message)
+
+    (tool,) = second.parts("tool-close_year")
+    assert tool["state"] == "output-available" and tool["output"] == "closed 2025"
+    assert [p["text"] for p in second.parts("text")][-1] == "Closed after the restart."
