@@ -97,6 +97,8 @@ class AiSdkStream(StreamAdapter):
         """The call whose decision or result resumed this run: the client has it."""
         self._replaying = self._resumed is not None
         self._output_told = self._resumed == "frontend_tool"
+        self._next_is_resumed = False
+        """The decision was told: the next call to start is the one decided."""
         """A resumed run first replays the answer so far, which the client has already."""
         self._text_id: str | None = None
         self._tool_ids: list[str] = []
@@ -171,7 +173,7 @@ class AiSdkStream(StreamAdapter):
         if call is None:
             return False
         if isinstance(event, ToolStart):
-            return event.tool_use_id == call
+            return self._next_is_resumed
         if isinstance(event, ToolComplete) and self._output_told:
             return self._call_at(event.index) == call
         return False
@@ -179,13 +181,20 @@ class AiSdkStream(StreamAdapter):
     def _skip(self, event: RunEvent) -> list[Chunk]:
         """What a replayed or known event still says: calls are numbered on (`ToolComplete`
         names its call by index), and the decision ends the replay; a denied call ends as
-        the SDK's denied part (the model reads the denial as the call's result)."""
+        the SDK's denied part (the model reads the denial as the call's result).
+
+        The first call after the decision is the one decided (the loop goes on from it):
+        it is named by the client's id for it, so its progress and end reach the client's
+        part even when the client rebuilt that part (after a reload) under another id."""
         if isinstance(event, ToolStart):
             call_id = event.tool_use_id or _id()
+            if self._next_is_resumed and self._resumed_call is not None:
+                call_id, self._next_is_resumed = self._resumed_call, False
             self._tool_ids.append(call_id)
-            self._tool_names[event.tool] = call_id  # an approved call's progress names it
+            self._tool_names[event.tool] = call_id
         elif isinstance(event, ApprovalResolved):
             self._replaying = False
+            self._next_is_resumed = True
             if self._resumed == "approval" and event.status != "approved":
                 self._output_told = True
                 return [{"type": "tool-output-denied", "toolCallId": self._resumed_call}]

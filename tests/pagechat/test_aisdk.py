@@ -116,3 +116,17 @@ def test_a_resumed_run_leaves_out_the_answer_the_client_holds() -> None:
     # The decided call is the client's part: its progress and output name it.
     assert chunks[0]["id"] == chunks[0]["data"]["tool_call_id"] == "t1"
     assert chunks[1]["toolCallId"] == "t1"
+
+
+def test_the_decided_call_is_told_on_the_clients_part_whatever_its_id() -> None:
+    # A client that rebuilt the waiting answer after a reload names the call its own way.
+    stream = AiSdkStream(conversation_id="c1", resumed="approval", resumed_call="rebuilt-1")
+    replay: list[RunEvent] = [
+        ApprovalResolved(approval_id="a1", status="approved"),
+        ToolStart(tool="close", input={}, tool_use_id="t1"),
+        ToolComplete(tool="close", index=0, output="closed"),
+    ]
+    chunks = [c for e in replay for c in stream.translate(e)]
+    assert chunks == [
+        {"type": "tool-output-available", "toolCallId": "rebuilt-1", "output": "closed"}
+    ]

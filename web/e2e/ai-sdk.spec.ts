@@ -112,6 +112,21 @@ test("one approval approved and another denied", async ({ page }) => {
   await shot(page, "ai-sdk-04-approvals");
 });
 
+test("an approval waits through a reload, and its answer goes on once approved", async ({ page }) => {
+  const chat = await open(page);
+  await send(page, "delete 9");
+  await expect(page.getByLabel("Tool delete_item")).toContainText("Deleting cannot be undone.");
+
+  await page.reload();
+  // Rebuilt from pagechat's history: the request is the stored one.
+  const waiting = page.getByLabel("Tool delete_item");
+  await expect(waiting).toContainText("approval-requested");
+  await waiting.getByRole("button", { name: "Approve" }).click();
+  await expect(waiting.getByLabel("Output")).toHaveText("Deleted item 9.");
+  await expect(answers(page).last()).toContainText("It is gone.");
+  expect((await stored(page, chat)).at(-1)?.status).toBe("complete");
+});
+
 test("the app's own tool runs in the browser and its output finishes the answer", async ({ page }) => {
   const chat = await open(page);
   await send(page, "what is the title?");

@@ -1,10 +1,13 @@
 // The chat's stored messages (pagechat keeps the history), as the UI messages useChat starts
-// from: the text of each question and finished answer, and its payloads. An answer still
-// running is left out: `resume` streams it again from its start.
+// from: the text of each question and finished answer, its payloads, and the approval a
+// waiting answer asks for (so its Approve and Deny buttons work after a reload: the server
+// tells the decided call's end on this part, whatever its id). An answer still running is
+// left out: `resume` streams it again from its start.
 import type { AiSdkDataTypes, AiSdkMessageMetadata, CustomPayload } from "./generated/pagechat";
 import type { UIMessage } from "ai";
 
 export type ChatMessage = UIMessage<AiSdkMessageMetadata, AiSdkDataTypes>;
+type Part = ChatMessage["parts"][number];
 
 interface Stored {
   id: string;
@@ -12,6 +15,17 @@ interface Stored {
   content: string;
   status: string;
   payloads: CustomPayload[];
+  approval: { id: string; tool: string; input: Record<string, unknown>; reason: string; status: string } | null;
+}
+
+function waiting(approval: NonNullable<Stored["approval"]>): Part {
+  return {
+    type: `tool-${approval.tool}`,
+    toolCallId: approval.id,
+    state: "approval-requested",
+    input: approval.input,
+    approval: { id: approval.id, requestReason: approval.reason },
+  };
 }
 
 export async function storedMessages(chatId: string): Promise<ChatMessage[]> {
@@ -25,7 +39,8 @@ export async function storedMessages(chatId: string): Promise<ChatMessage[]> {
       role: m.role === "user" ? "user" : "assistant",
       parts: [
         { type: "text", text: m.content.replace(/\[\[tool:\d+\]\]/g, "") },
-        ...m.payloads.map((p, i) => ({ type: "data-pagechat-payload" as const, id: `payload-${String(i)}`, data: p })),
+        ...m.payloads.map((p, i): Part => ({ type: "data-pagechat-payload", id: `payload-${String(i)}`, data: p })),
+        ...(m.status === "needs_approval" && m.approval?.status === "pending" ? [waiting(m.approval)] : []),
       ],
     }));
 }
