@@ -77,6 +77,9 @@ class Usage:
 
     prompt_tokens: int
     completion_tokens: int
+    cached_tokens: int | None = None
+    """OpenAI's `prompt_tokens_details.cached_tokens` (left out when None, as by servers
+    that do not cache)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,6 +452,8 @@ def _event(step: Chunk | Usage | Data | Done, body: Mapping[str, Any], chunk_id:
             "completion_tokens": step.completion_tokens,
             "total_tokens": total,
         }
+        if step.cached_tokens is not None:
+            chunk["usage"]["prompt_tokens_details"] = {"cached_tokens": step.cached_tokens}
     else:
         choice = {"index": 0, "delta": dict(step.delta), "logprobs": None}
         chunk["choices"] = [{**choice, "finish_reason": step.finish_reason}]

@@ -53,6 +53,7 @@ from .routes import (
     metrics,
     pages,
     payload_types,
+    usage,
 )
 from .static import SpaStaticFiles
 
@@ -220,6 +221,7 @@ def create_app(
     app.include_router(payload_types.router)
     app.include_router(branches.router)
     app.include_router(metrics.router)
+    app.include_router(usage.router)
     for router in routers:
         app.include_router(router)
     if static_dir is not None and static_dir.is_dir():
