@@ -40,6 +40,8 @@ from typing import Any, TypeAlias
 
 import uvicorn
 
+from pagechat.chat.titles import TITLE_INSTRUCTIONS
+
 from .prompt_cache import PromptCache, breakpoint_problem
 
 __all__ = [
@@ -253,6 +255,10 @@ class FakeAnthropic:
         self.requests: list[dict[str, Any]] = []
         self.prompt_cache = PromptCache()
         """What requests with `cache_control` breakpoints wrote; later ones read it."""
+        self.title_requests: list[dict[str, Any]] = []
+        """Conversation-title calls (chat/titles.py): answered with `title`, kept apart
+        from `requests` and the script, as they come after a first answer."""
+        self.title = "A fake title"
         """The JSON bodies received, in order."""
         self.request_headers: list[dict[str, str]] = []
         self.disconnects = 0
@@ -389,6 +395,10 @@ class FakeAnthropic:
             await _send_json(send, 400, error)
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        if body.get("system") == TITLE_INSTRUCTIONS and body.get("stream"):
+            self.title_requests.append(body)
+            await self._stream(reply(self.title), body, request_id, n, receive, send)
+            return
         with self._lock:
             self.requests.append(body)
             self.request_headers.append(headers)

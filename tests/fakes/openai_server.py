@@ -30,6 +30,8 @@ from http import HTTPStatus
 from types import TracebackType
 from typing import Any, TypeAlias
 
+from pagechat.chat.titles import TITLE_INSTRUCTIONS
+
 __all__ = [
     "Chunk",
     "Cut",
@@ -259,6 +261,12 @@ class _ClientGone(Exception):
     pass
 
 
+def _is_title_call(body: Any) -> bool:
+    messages = body.get("messages") if isinstance(body, dict) else None
+    first = messages[0] if isinstance(messages, list) and messages else {}
+    return isinstance(first, dict) and first.get("content") == TITLE_INSTRUCTIONS
+
+
 class FakeOpenAI:
     """The server. `requests` records every request; `push` queues more replies."""
 
@@ -266,6 +274,10 @@ class FakeOpenAI:
         self._replies: deque[Reply] = deque(replies)
         self._lock = threading.Lock()
         self.requests: list[RecordedRequest] = []
+        self.title_requests: list[RecordedRequest] = []
+        """Conversation-title calls (chat/titles.py): answered with `title`, kept apart
+        from `requests` and the scripted replies, as they come after a first answer."""
+        self.title = "A fake title"
         self._disconnected = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -359,6 +371,10 @@ class FakeOpenAI:
         self._tasks.add(task)
         try:
             request = await _read_request(reader)
+            if _is_title_call(request.body):
+                self.title_requests.append(request)
+                await self._answer(text(self.title), request, reader, writer)
+                return
             self.requests.append(request)
             await self._answer(self._reply_for(request), request, reader, writer)
         except (_ClientGone, ConnectionError):

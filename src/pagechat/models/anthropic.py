@@ -158,11 +158,13 @@ class AnthropicModel(Model):
                 raise ProviderError(
                     "auth", "No Anthropic API key is configured: set ANTHROPIC_API_KEY."
                 )
+            # A title call is small and never repeated: nothing worth caching.
+            cache = self.prompt_cache and request.purpose == "answer"
             response: AsyncStream[RawMessageStreamEvent] = await client.messages.create(
                 model=self.name,
                 max_tokens=request.max_tokens,
-                messages=_to_messages(request.messages, cache=self.prompt_cache),
-                system=_system(request, cache=self.prompt_cache),
+                messages=_to_messages(request.messages, cache=cache),
+                system=_system(request, cache=cache),
                 tools=_tools(request.tools),
                 tool_choice=_tool_choice(request),
                 # This SDK version has no `temperature` parameter; the API still reads the field.

@@ -107,6 +107,9 @@ class ModelRequest:
     temperature: float | None = None
     tool_choice: Literal["auto", "none"] = "auto"
     """`none` keeps the tools visible (history may hold tool calls) but forbids new calls."""
+    purpose: Literal["answer", "title"] = "answer"
+    """What the call is for: an answer, or a conversation's title (`chat/titles.py`), a
+    short call the test and offline models answer without using up their script."""
     cache_prefix: int = 0
     """How many leading characters of `system` are the same on every turn on this page
     (base, page and format instructions; the page context comes after them): a provider

@@ -388,6 +388,7 @@ def create_app_from_settings(
             history_budget=settings.history_budget,
             checkpoint_seconds=settings.checkpoint_seconds,
             approval_timeout_seconds=settings.approval_timeout_seconds,
+            model_titles=settings.model_titles,
         ),
         runs=runs,
         cancel_on_disconnect=settings.cancel_on_disconnect,
