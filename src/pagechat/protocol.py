@@ -171,7 +171,12 @@ class Usage(_Model):
     """Tokens a turn consumed, summed over its model calls."""
 
     input_tokens: int = 0
+    """The whole prompt of each call, cached or not."""
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    """Of `input_tokens`, read from the provider's prompt cache (billed at a fraction)."""
+    cache_write_tokens: int = 0
+    """Of `input_tokens`, written to the provider's prompt cache (billed at a premium)."""
 
 
 class ChatResponsePayload(_Model):

@@ -101,7 +101,7 @@ class SavedTurn:
             "message": self.message,
             "content": self.content,
             "tool_history": [e.model_dump(mode="json") for e in self.tool_history],
-            "usage": [self.usage.input_tokens, self.usage.output_tokens],
+            "usage": self.usage.as_list(),
             "cards": [{"index": c.index, "at": c.at} for c in self.cards],
         }
         if self.parsed is not None:
@@ -129,7 +129,7 @@ class SavedTurn:
             content=content,
             tool_history=history,
             cards=cards,
-            usage=TokenUsage(int(usage[0]), int(usage[1])),
+            usage=TokenUsage.from_list(usage),
             parsed=_parsed_from(parsed) if isinstance(parsed, dict) else None,
         )
 

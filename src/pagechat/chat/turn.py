@@ -123,9 +123,7 @@ class TurnState:
             status=status,  # type: ignore[arg-type]
             tool_history=list(self.tool_history),
             payloads=[e.payload for e in self.tool_history if e.payload is not None],
-            usage=Usage(
-                input_tokens=self.usage.input_tokens, output_tokens=self.usage.output_tokens
-            ),
+            usage=_usage_of(self.usage),
             error=error,
             context_audit=self.setup.context_text,
         )
@@ -201,6 +199,7 @@ class TurnRunner:
             async for event in run_agent_loop(
                 model=self.model,
                 system=self.turn.setup.system_prompt,
+                cache_prefix=self.turn.setup.cache_prefix,
                 messages=messages,
                 tools=self.turn.setup.tools,
                 context=self.context,
@@ -379,7 +378,7 @@ class TurnRunner:
                 f"The conversation uses {done.last_input_tokens:,} of the model's {window:,} "
                 "context tokens; start a new conversation soon."
             )
-        usage = Usage(input_tokens=done.usage.input_tokens, output_tokens=done.usage.output_tokens)
+        usage = _usage_of(done.usage)
         record = AssistantRecord(
             content=message,
             status="complete",
@@ -523,4 +522,14 @@ def tool_context(
         run_id=run.id,
         page_context=context,
         session=session,
+    )
+
+
+def _usage_of(tokens: TokenUsage) -> Usage:
+    """A turn's token counts as the wire and the store tell them."""
+    return Usage(
+        input_tokens=tokens.input_tokens,
+        output_tokens=tokens.output_tokens,
+        cache_read_tokens=tokens.cache_read_tokens,
+        cache_write_tokens=tokens.cache_write_tokens,
     )

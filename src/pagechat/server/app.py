@@ -54,6 +54,7 @@ from .routes import (
     metrics,
     pages,
     payload_types,
+    usage,
 )
 from .static import SpaStaticFiles
 
@@ -222,6 +223,7 @@ def create_app(
     app.include_router(payload_types.router)
     app.include_router(branches.router)
     app.include_router(metrics.router)
+    app.include_router(usage.router)
     for router in routers:
         app.include_router(router)
     if static_dir is not None and static_dir.is_dir():
@@ -388,6 +390,7 @@ def create_app_from_settings(
             history_budget=settings.history_budget,
             checkpoint_seconds=settings.checkpoint_seconds,
             approval_timeout_seconds=settings.approval_timeout_seconds,
+            model_titles=settings.model_titles,
         ),
         runs=runs,
         cancel_on_disconnect=settings.cancel_on_disconnect,

@@ -20,6 +20,7 @@ from .records import AssistantRecord, ConversationNotFound, TurnIds
 from .rows import CONVERSATIONS, MESSAGES, message_row, new_id
 from .tables import Conversation, utcnow
 from .titles import make_title
+from .usage import record_usage
 
 __all__ = ["NewTurn", "begin_turns", "checkpoint_messages", "finish_messages"]
 
@@ -181,6 +182,7 @@ async def finish_messages(
         ],
     )
     await session.execute(_TOUCH_FINISHED, {"b_ids": list(records), "b_now": utcnow()})
+    await record_usage(session=session, records=records)
 
 
 async def checkpoint_messages(
@@ -225,6 +227,15 @@ def _payload_of(record: AssistantRecord) -> dict[str, Any]:
         "warnings": list(record.warnings) or None,
         "stop_reason": record.stop_reason,
         "model": record.model,
+        # The prompt-cache counts ride in the payload (the token columns predate them).
+        "cache_tokens": _cache_tokens(record),
     }
     # Absent keys read back as the protocol's defaults; rows stay small.
     return {name: value for name, value in values.items() if value is not None}
+
+
+def _cache_tokens(record: AssistantRecord) -> list[int] | None:
+    usage = record.usage
+    if usage is None or not (usage.cache_read_tokens or usage.cache_write_tokens):
+        return None
+    return [usage.cache_read_tokens, usage.cache_write_tokens]

@@ -424,6 +424,8 @@ export interface ToolStartEvent {
 export interface Usage {
   input_tokens: number;
   output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
 }
 
 /** The signed-in user as the client sees them. */
