@@ -82,6 +82,8 @@ export interface ToolProgressData {
 export interface Usage {
   input_tokens: number;
   output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
 }
 
 /**
@@ -201,7 +203,9 @@ export function isUsage(data: unknown): data is Usage {
   return (
     plainObject(data) &&
     Number.isInteger(data.input_tokens) &&
-    Number.isInteger(data.output_tokens)
+    Number.isInteger(data.output_tokens) &&
+    Number.isInteger(data.cache_read_tokens) &&
+    Number.isInteger(data.cache_write_tokens)
   );
 }
 
