@@ -208,7 +208,7 @@ class _Connection(asyncio.Protocol):
         """A conversation-title call (pagechat's chat/titles.py, once per new conversation):
         answered at once, kept out of the streams' statistics."""
         assert self.transport is not None
-        start = {
+        start: dict[str, Any] = {
             "id": "msg_bench_title",
             "type": "message",
             "role": "assistant",

@@ -140,8 +140,9 @@ class ChatService:
         stored), and Draining when the server is shutting down.
         """
         setup = self._prepare(user, request.context, frontend_tools)
+        created = request.conversation_id is None
         if conversation_title is not None and request.conversation_id is not None:
-            await self.store.ensure_conversation(
+            created = await self.store.ensure_conversation(
                 user=user, conversation_id=request.conversation_id, title=conversation_title
             )
         run_id = await self._admit(user, request.message)
@@ -172,7 +173,7 @@ class ChatService:
         turn = TurnState(started.ids, setup, question=request.message, stored=started.written)
         # A client's frontend tools are not there for another worker: no takeover then.
         movable = not frontend_tools
-        titled = request.conversation_id is None and self.config.model_titles
+        titled = created and self.config.model_titles
         return self._launch(
             user, run_id, turn, request.context, messages, movable=movable, titled=titled
         )

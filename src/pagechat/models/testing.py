@@ -119,7 +119,8 @@ class ScriptedModel(Model):
     ) -> None:
         self._replies = [[r] if isinstance(r, str) else list(r) for r in replies]
         self._delay = delay
-        self._title = title
+        self.title = title
+        """What a title call (`purpose == "title"`) is answered with; None: nothing."""
         self.requests: list[ModelRequest] = []
         self.title_requests: list[ModelRequest] = []
 
@@ -131,7 +132,7 @@ class ScriptedModel(Model):
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         if request.purpose == "title":
             self.title_requests.append(request)
-            async for event in _title(self._title):
+            async for event in _title(self.title):
                 yield event
             return
         index = len(self.requests)
@@ -167,12 +168,13 @@ class FunctionModel(Model):
     ) -> None:
         self._function = function
         self._delay = delay
-        self._title = title
+        self.title = title
+        """What a title call (`purpose == "title"`) is answered with; None: nothing."""
         self.requests: list[ModelRequest] = []
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         if request.purpose == "title":
-            async for event in _title(self._title):
+            async for event in _title(self.title):
                 yield event
             return
         self.requests.append(request)

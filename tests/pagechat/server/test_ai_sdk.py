@@ -4,6 +4,7 @@ by the SDK's schema, folded into the UI message a `useChat` app would show."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -144,7 +145,12 @@ async def test_a_text_answer_is_one_text_part_of_the_stored_answer(
     assert metadata["conversation_id"] == "chat-1"
     assert metadata["message_id"] == stored[-1]["id"]
     assert metadata["stop_reason"] == "end_turn"
-    assert set(metadata["usage"]) == {"input_tokens", "output_tokens"}
+    assert set(metadata["usage"]) == {
+        "input_tokens",
+        "output_tokens",
+        "cache_read_tokens",
+        "cache_write_tokens",
+    }
     assert read.chunks[-1]["finishReason"] == "stop"
 
 
@@ -505,3 +511,18 @@ async def test_an_approval_response_resumes_the_turn_after_a_server_restart(
     (tool,) = second.parts("tool-close_year")
     assert tool["state"] == "output-available" and tool["output"] == "closed 2025"
     assert [p["text"] for p in second.parts("text")][-1] == "Closed after the restart."
+
+
+async def test_a_new_chat_is_titled_by_the_model_after_its_first_answer(
+    client: httpx.AsyncClient, alice: Account, model: FunctionModel, replies: Replies
+) -> None:
+    model.title = "Ledger entries for May"
+    replies.append(["Three entries."])
+    await _post(client, alice, _body([_user("what did I enter in may?")], chat="chat-t"))
+
+    async with asyncio.timeout(5):
+        while True:
+            listed = (await client.get("/api/conversations", headers=alice.headers)).json()
+            if [c["title"] for c in listed["items"]] == ["Ledger entries for May"]:
+                break
+            await asyncio.sleep(0.02)
