@@ -85,6 +85,7 @@ test-web: setup web/node_modules/.installed chromium
 	cd web && npm test
 	cd web && npm run build
 	cd web && npm run build:example
+	cd web && npm run build -w pagechat-example-ai-sdk
 	cd web && npm run e2e
 
 # The documentation site (MkDocs Material, API reference from the docstrings); --strict
@@ -109,4 +110,4 @@ bench: setup web chromium
 	cd web && npm run bench
 
 clean:
-	rm -rf $(VENV) dist site src/pagechat/web web/node_modules web/dist web/packages/react/dist web/examples/minimal/dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) dist site src/pagechat/web web/node_modules web/dist web/packages/react/dist web/examples/minimal/dist web/examples/ai-sdk/dist .pytest_cache .mypy_cache .ruff_cache

@@ -31,6 +31,8 @@ import re
 import time
 from typing import Any, cast
 
+from pagechat.chat.titles import TITLE_INSTRUCTIONS
+
 __all__ = ["message_for", "tokens"]
 
 _WORDS = ("alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta")
@@ -192,12 +194,58 @@ class _Connection(asyncio.Protocol):
         except ValueError:
             self._error(400, "invalid_request_error", "The request body is not valid JSON")
             return
+        if body.get("system") == TITLE_INSTRUCTIONS and body.get("stream"):
+            self._title()
+            return
         match = _REQUEST.search(_last_user_text(body))
         if match is None or not body.get("stream"):
             self._error(400, "invalid_request_error", "expected a streamed `bench KEY N`")
             return
         key, n = match.group(1), min(int(match.group(2)), _MAX_TOKENS)
         self._stream(key, tokens(key, n), body.get("model", "claude-bench"))
+
+    def _title(self) -> None:
+        """A conversation-title call (pagechat's chat/titles.py, once per new conversation):
+        answered at once, kept out of the streams' statistics."""
+        assert self.transport is not None
+        start: dict[str, Any] = {
+            "id": "msg_bench_title",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-bench",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 40, "output_tokens": 1},
+        }
+        block = {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "text", "text": ""},
+        }
+        delta = {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "text_delta", "text": "Bench title"},
+        }
+        done = {
+            "type": "message_delta",
+            "usage": {"output_tokens": 2},
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+        }
+        self.transport.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n"
+            b"transfer-encoding: chunked\r\n\r\n"
+            + _event("message_start", {"type": "message_start", "message": start})
+            + _event("content_block_start", block)
+            + _event("content_block_delta", delta)
+            + _event("content_block_stop", {"type": "content_block_stop", "index": 0})
+            + _event("message_delta", done)
+            + _event("message_stop", {"type": "message_stop"})
+            + b"0\r\n\r\n"
+        )
+        if self.close_after:
+            self.transport.close()
 
     # -- streaming ----------------------------------------------------------------------
 

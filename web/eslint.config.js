@@ -4,7 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist", "**/node_modules", "test-results", "playwright-report", "packages/react/src/generated", "bench/stream-markdown/dist"] },
+  { ignores: ["**/dist", "**/node_modules", "test-results", "playwright-report", "packages/react/src/generated", "examples/ai-sdk/src/generated", "bench/stream-markdown/dist"] },
   {
     files: ["**/*.{ts,tsx}"],
     extends: [js.configs.recommended, ...tseslint.configs.strictTypeChecked],

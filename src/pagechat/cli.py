@@ -11,6 +11,7 @@ import json
 import socket
 import sys
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -309,6 +310,41 @@ async def _export_feedback(database_url: str, out: Any) -> int:
     return count
 
 
+async def _usage_report(database_url: str, args: argparse.Namespace) -> str:
+    from dataclasses import asdict
+
+    from .store.db import create_engine, create_sessionmaker
+    from .store.usage import usage_csv, usage_report
+
+    engine = create_engine(database_url)
+    try:
+        async with create_sessionmaker(engine)() as session:
+            rows = await usage_report(
+                session=session, by=args.by, since=args.since, until=args.until
+            )
+    finally:
+        await engine.dispose()
+    if args.format == "csv":
+        return usage_csv(rows, args.by)
+    return json.dumps([asdict(r) for r in rows], indent=2) + "\n"
+
+
+def _cmd_usage(args: argparse.Namespace) -> int:
+    from .settings import Settings
+
+    sys.stdout.write(asyncio.run(_usage_report(Settings().database_url, args)))
+    return 0
+
+
+def _groupings(value: str) -> list[str]:
+    from .store.usage import GROUPINGS
+
+    groups = [g.strip() for g in value.split(",") if g.strip()]
+    if not groups or any(g not in GROUPINGS for g in groups):
+        raise argparse.ArgumentTypeError(f"a comma-separated list of {', '.join(GROUPINGS)}")
+    return groups
+
+
 def _cmd_feedback_export(args: argparse.Namespace) -> int:
     from .settings import Settings
 
@@ -400,6 +436,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--app", help=_APP_HELP)
     demo.set_defaults(func=_cmd_users_ensure_demo)
+
+    usage = sub.add_parser(
+        "usage",
+        help="tokens the answers used, by user, model and UTC day, with prompt-cache tokens "
+        "apart (reads the database directly)",
+    )
+    usage.add_argument(
+        "--by",
+        type=_groupings,
+        default=["user", "model", "day"],
+        help="what to group by: user,model,day (default: all three)",
+    )
+    usage.add_argument("--since", type=date.fromisoformat, help="first day, YYYY-MM-DD")
+    usage.add_argument("--until", type=date.fromisoformat, help="last day, YYYY-MM-DD")
+    usage.add_argument("--format", choices=("csv", "json"), default="csv")
+    usage.set_defaults(func=_cmd_usage)
 
     feedback = sub.add_parser("feedback", help="users' thumbs on answers")
     feedback_sub = feedback.add_subparsers(dest="feedback_command", required=True)

@@ -61,7 +61,8 @@ TEXT_DELTAS = Counter("pagechat_text_deltas", "Text delta events streamed to use
 TEXT_CHARS = Counter("pagechat_text_chars", "Characters of answer text streamed to users.")
 MODEL_TOKENS = Counter(
     "pagechat_model_tokens",
-    "Model tokens of ended answers, as the provider reported them.",
+    "Model tokens of ended answers, as the provider reported them (kind: input, output, "
+    "and cache_read / cache_write, the part of input read from or written to the prompt cache).",
     ["kind"],
 )
 TIME_TO_FIRST_TOKEN = Histogram(
@@ -165,6 +166,8 @@ class RunMetrics:
             if usage is not None:
                 MODEL_TOKENS.labels("input").inc(usage.input_tokens)
                 MODEL_TOKENS.labels("output").inc(usage.output_tokens)
+                MODEL_TOKENS.labels("cache_read").inc(usage.cache_read_tokens)
+                MODEL_TOKENS.labels("cache_write").inc(usage.cache_write_tokens)
             self._end("complete", "")
         elif event_type == "error":
             self._end("error", event.code or "unknown")

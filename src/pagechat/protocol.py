@@ -16,12 +16,15 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 __all__ = [
+    "AI_SDK_DATA_PARTS",
     "MAX_JSON_DEPTH",
     "MAX_JSON_VALUES",
     "MAX_MESSAGE_CHARS",
     "PAYLOAD_ERROR",
     "ActionRequest",
     "ActionResult",
+    "AiSdkDataParts",
+    "AiSdkMessageMetadata",
     "ApprovalDecisionRequest",
     "ApprovalDecisionResult",
     "ApprovalPublic",
@@ -33,6 +36,8 @@ __all__ = [
     "CancelledEvent",
     "ChatRequest",
     "ChatResponsePayload",
+    "ChoiceOptionData",
+    "ChoicesData",
     "CompleteEvent",
     "ConversationDetail",
     "ConversationList",
@@ -53,14 +58,18 @@ __all__ = [
     "PayloadDecision",
     "PayloadDecisionRequest",
     "PayloadErrorData",
+    "StatusData",
     "StatusEvent",
     "StreamEvent",
     "SuggestedAction",
+    "SuggestedActionsData",
     "SuggestedValue",
+    "SuggestedValuesData",
     "TextDeltaEvent",
     "Token",
     "ToolCompleteEvent",
     "ToolHistoryEntry",
+    "ToolProgressData",
     "ToolProgressEvent",
     "ToolStartEvent",
     "Usage",
@@ -162,7 +171,12 @@ class Usage(_Model):
     """Tokens a turn consumed, summed over its model calls."""
 
     input_tokens: int = 0
+    """The whole prompt of each call, cached or not."""
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    """Of `input_tokens`, read from the provider's prompt cache (billed at a fraction)."""
+    cache_write_tokens: int = 0
+    """Of `input_tokens`, written to the provider's prompt cache (billed at a premium)."""
 
 
 class ChatResponsePayload(_Model):
@@ -188,6 +202,89 @@ class ChatResponsePayload(_Model):
     stop_reason: str | None = None
     """Why the model stopped: `end_turn`, or `max_tokens` when the answer was cut off by
     the output limit (the tray says so and offers to continue)."""
+
+
+# --- the AI SDK's UI message stream (pagechat.aisdk) ------------------------
+# What pagechat sends a `useChat` app beside the SDK's own parts: its `data-*` parts and
+# its message metadata. Their TypeScript types and guards come from these (gen-types.mjs).
+
+
+class ToolProgressData(_Model):
+    """`data-pagechat-progress` (its part id the tool call's, so it is replaced as the
+    tool goes on): a running tool's progress."""
+
+    tool_call_id: str
+    tool: str
+    stage: str = ""
+    message: str = ""
+    progress: float | None = None
+    """0..1, or null when the tool cannot tell."""
+
+
+class StatusData(_Model):
+    """`data-pagechat-status` (transient: `onData` only): a status line while the model works."""
+
+    message: str
+
+
+class SuggestedValuesData(_Model):
+    """`data-pagechat-suggested-values`: chips the user can click to send their `value`."""
+
+    values: list[SuggestedValue]
+
+
+class SuggestedActionsData(_Model):
+    """`data-pagechat-suggested-actions`: the answer's buttons (client or server actions)."""
+
+    actions: list[SuggestedAction]
+
+
+class ChoiceOptionData(_Model):
+    """One button of a choices block: the label shown and the value sent."""
+
+    label: str
+    value: str
+
+
+class ChoicesData(_Model):
+    """`data-pagechat-choices`, one per ```` ```choices ```` block of the answer (its text
+    holds the block too): a question and its options."""
+
+    question: str
+    options: list[ChoiceOptionData]
+
+
+class AiSdkDataParts(_Model):
+    """Each `data-*` part pagechat sends a `useChat` app, by its name (the part's type
+    without `data-`); in TypeScript `UIMessage<AiSdkMessageMetadata, AiSdkDataTypes>`."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    progress: ToolProgressData = Field(alias="pagechat-progress")
+    status: StatusData = Field(alias="pagechat-status")
+    payload: CustomPayload = Field(alias="pagechat-payload")
+    """One per payload of the answer, in order (its part id `payload-N`)."""
+    suggested_values: SuggestedValuesData = Field(alias="pagechat-suggested-values")
+    suggested_actions: SuggestedActionsData = Field(alias="pagechat-suggested-actions")
+    choices: ChoicesData = Field(alias="pagechat-choices")
+
+
+AI_SDK_DATA_PARTS: dict[str, str] = {
+    name: field.alias or name for name, field in AiSdkDataParts.model_fields.items()
+}
+"""The name of each data part (`AiSdkDataParts`' field -> its `data-` name)."""
+
+
+class AiSdkMessageMetadata(_Model):
+    """The message metadata of an answer streamed to a `useChat` app: its ids on `start`,
+    and with `finish` its usage and why it stopped."""
+
+    conversation_id: str | None = None
+    message_id: str | None = None
+    """pagechat's id of the answer (also the `start` part's `messageId`)."""
+    usage: Usage | None = None
+    stop_reason: str | None = None
+    """`end_turn`, `max_tokens` (cut off by the output limit), `tool_calls` (paused for an
+    approval or a client's tool), `cancelled` or `error`."""
 
 
 # --- stream events --------------------------------------------------------
@@ -638,6 +735,8 @@ _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
     FeedbackRequest,
     FeedbackPublic,
     ErrorResponse,
+    AiSdkDataParts,
+    AiSdkMessageMetadata,
 )
 
 

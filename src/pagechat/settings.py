@@ -108,6 +108,8 @@ class Settings(BaseSettings):
     app: str | None = Field(default=None, alias="PAGECHAT_APP")
     """The application `pagechat serve` runs, as `module:factory` (`horizon.app:create_app`)."""
     cancel_on_disconnect: bool = Field(default=False, alias="PAGECHAT_CANCEL_ON_DISCONNECT")
+    model_titles: bool = Field(default=True, alias="PAGECHAT_MODEL_TITLES")
+    """The model titles a new conversation after its first answer (false: its first message)."""
     metrics_token: str | None = Field(default=None, alias="PAGECHAT_METRICS_TOKEN")
     """Bearer token a Prometheus scraper sends to read `/metrics` (admins need none)."""
     otel_tracing: bool = Field(default=False, alias="PAGECHAT_OTEL_TRACING")

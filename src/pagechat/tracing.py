@@ -131,6 +131,12 @@ class RunTracer:
             if usage is not None:
                 self._root.set_attribute("gen_ai.usage.input_tokens", usage.input_tokens)
                 self._root.set_attribute("gen_ai.usage.output_tokens", usage.output_tokens)
+                self._root.set_attribute(
+                    "gen_ai.usage.cache_read.input_tokens", usage.cache_read_tokens
+                )
+                self._root.set_attribute(
+                    "gen_ai.usage.cache_creation.input_tokens", usage.cache_write_tokens
+                )
             self._end(None)
         elif event_type == "error":
             self._end(event.code or "error", event.message)

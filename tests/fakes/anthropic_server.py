@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import json
 import math
@@ -38,6 +39,10 @@ from types import TracebackType
 from typing import Any, TypeAlias
 
 import uvicorn
+
+from pagechat.chat.titles import TITLE_INSTRUCTIONS
+
+from .prompt_cache import PromptCache, breakpoint_problem
 
 __all__ = [
     "Cut",
@@ -121,6 +126,9 @@ class Reply:
     """Wait this long before sending the response headers."""
     tokens_per_second: float | None = None
     """Pace of deltas; defaults to the server's."""
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    """Set by the server's `PromptCache` for a request with cache breakpoints."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +253,12 @@ class FakeAnthropic:
         self._socket: socket.socket | None = None
         self._base_url: str | None = None
         self.requests: list[dict[str, Any]] = []
+        self.prompt_cache = PromptCache()
+        """What requests with `cache_control` breakpoints wrote; later ones read it."""
+        self.title_requests: list[dict[str, Any]] = []
+        """Conversation-title calls (chat/titles.py): answered with `title`, kept apart
+        from `requests` and the script, as they come after a first answer."""
+        self.title = "A fake title"
         """The JSON bodies received, in order."""
         self.request_headers: list[dict[str, str]] = []
         self.disconnects = 0
@@ -262,6 +276,7 @@ class FakeAnthropic:
             self._idle.wait_for(lambda: self._active == 0, timeout)
             self._queue.clear()
             self.requests.clear()
+            self.prompt_cache = PromptCache()
             self.request_headers.clear()
             self.disconnects = 0
             self._disconnected.clear()
@@ -380,6 +395,10 @@ class FakeAnthropic:
             await _send_json(send, 400, error)
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        if body.get("system") == TITLE_INSTRUCTIONS and body.get("stream"):
+            self.title_requests.append(body)
+            await self._stream(reply(self.title), body, request_id, n, receive, send)
+            return
         with self._lock:
             self.requests.append(body)
             self.request_headers.append(headers)
@@ -396,7 +415,19 @@ class FakeAnthropic:
                 if self._responder is not None
                 else HttpError(500, "api_error", "FakeAnthropic has no scripted response left")
             )
-        problem = _validate(body) if self._strict else None
+        problem = (_validate(body) or breakpoint_problem(body)) if self._strict else None
+        counts = (
+            self.prompt_cache.usage(body, response.input_tokens)
+            if isinstance(response, Reply) and problem is None
+            else None
+        )
+        if isinstance(response, Reply) and counts is not None:
+            response = dataclasses.replace(
+                response,
+                input_tokens=counts["input_tokens"],
+                cache_read_input_tokens=counts["cache_read_input_tokens"],
+                cache_creation_input_tokens=counts["cache_creation_input_tokens"],
+            )
         if isinstance(response, HttpError):
             error = _error_body(response.type, response.message, request_id)
             await _send_json(send, response.status, error, response.headers)
@@ -592,8 +623,8 @@ def _message(
         "stop_sequence": None,
         "usage": {
             "input_tokens": response.input_tokens,
-            "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": response.cache_creation_input_tokens,
+            "cache_read_input_tokens": response.cache_read_input_tokens,
             "output_tokens": response.output_tokens or _estimate_tokens(text),
         },
     }

@@ -30,6 +30,8 @@ from http import HTTPStatus
 from types import TracebackType
 from typing import Any, TypeAlias
 
+from pagechat.chat.titles import TITLE_INSTRUCTIONS
+
 __all__ = [
     "Chunk",
     "Cut",
@@ -77,6 +79,9 @@ class Usage:
 
     prompt_tokens: int
     completion_tokens: int
+    cached_tokens: int | None = None
+    """OpenAI's `prompt_tokens_details.cached_tokens` (left out when None, as by servers
+    that do not cache)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +261,12 @@ class _ClientGone(Exception):
     pass
 
 
+def _is_title_call(body: Any) -> bool:
+    messages = body.get("messages") if isinstance(body, dict) else None
+    first = messages[0] if isinstance(messages, list) and messages else {}
+    return isinstance(first, dict) and first.get("content") == TITLE_INSTRUCTIONS
+
+
 class FakeOpenAI:
     """The server. `requests` records every request; `push` queues more replies."""
 
@@ -263,6 +274,10 @@ class FakeOpenAI:
         self._replies: deque[Reply] = deque(replies)
         self._lock = threading.Lock()
         self.requests: list[RecordedRequest] = []
+        self.title_requests: list[RecordedRequest] = []
+        """Conversation-title calls (chat/titles.py): answered with `title`, kept apart
+        from `requests` and the scripted replies, as they come after a first answer."""
+        self.title = "A fake title"
         self._disconnected = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -356,6 +371,10 @@ class FakeOpenAI:
         self._tasks.add(task)
         try:
             request = await _read_request(reader)
+            if _is_title_call(request.body):
+                self.title_requests.append(request)
+                await self._answer(text(self.title), request, reader, writer)
+                return
             self.requests.append(request)
             await self._answer(self._reply_for(request), request, reader, writer)
         except (_ClientGone, ConnectionError):
@@ -449,6 +468,8 @@ def _event(step: Chunk | Usage | Data | Done, body: Mapping[str, Any], chunk_id:
             "completion_tokens": step.completion_tokens,
             "total_tokens": total,
         }
+        if step.cached_tokens is not None:
+            chunk["usage"]["prompt_tokens_details"] = {"cached_tokens": step.cached_tokens}
     else:
         choice = {"index": 0, "delta": dict(step.delta), "logprobs": None}
         chunk["choices"] = [{**choice, "finish_reason": step.finish_reason}]

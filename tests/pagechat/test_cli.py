@@ -20,7 +20,7 @@ from pagechat.auth import InvalidCredentials, JwtAuthenticator
 from pagechat.auth.passwords import hash_password
 from pagechat.cli import main
 from pagechat.identity import Principal
-from pagechat.protocol import ToolHistoryEntry
+from pagechat.protocol import ToolHistoryEntry, Usage
 from pagechat.store import SqlChatStore, create_engine, create_sessionmaker, upgrade_async
 from pagechat.store.base import AssistantRecord
 from pagechat.store.migrate import alembic_config, current_revisions
@@ -284,3 +284,63 @@ def test_feedback_export_writes_jsonl_with_the_path_the_tools_and_the_model(
     assert record["model"] == "scripted/b"
     assert record["page_context"] == "Page: reports"
     assert "Exported 1 feedback records" in capsys.readouterr().err
+
+
+async def _used_tokens(database_url: str) -> None:
+    """Two of Alice's answers on two models, with prompt-cache counts."""
+    engine = create_engine(database_url)
+    await upgrade_async(engine)
+    sessions = create_sessionmaker(engine)
+    async with sessions.begin() as session:
+        user = await create_user(
+            session=session, email="alice@example.com", password_hash=hash_password("pw-alice-1")
+        )
+    store = SqlChatStore(sessions)
+    try:
+        for model, tokens in (("anthropic/a", (100, 10, 80, 5)), ("openai/b", (50, 5, 0, 0))):
+            ids = await store.begin_turn(
+                user=principal_of(user), conversation_id=None, message="Hi"
+            )
+            usage = Usage(
+                input_tokens=tokens[0],
+                output_tokens=tokens[1],
+                cache_read_tokens=tokens[2],
+                cache_write_tokens=tokens[3],
+            )
+            await store.finish_turn(
+                assistant_message_id=ids.assistant_message_id,
+                record=AssistantRecord(
+                    content="Hello", status="complete", model=model, usage=usage
+                ),
+            )
+    finally:
+        await store.aclose()
+        await engine.dispose()
+
+
+def test_usage_prints_tokens_by_user_and_model_as_csv_or_json(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    asyncio.run(_used_tokens(db))
+
+    assert main(["usage", "--by", "user,model"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "user,model,answers,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens",
+        "alice@example.com,anthropic/a,1,100,10,80,5",
+        "alice@example.com,openai/b,1,50,5,0,0",
+    ]
+    assert main(["usage", "--by", "user", "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["user"], row["model"], row["answers"], row["cache_read_tokens"]) == (
+        "alice@example.com",
+        None,
+        2,
+        80,
+    )
+
+
+def test_usage_refuses_an_unknown_grouping(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["usage", "--by", "colour"])
+    assert "a comma-separated list of user, model, day" in capsys.readouterr().err

@@ -241,6 +241,25 @@ CHECKED: dict[tuple[str, str], Route] = {
         "/api/chat/stream",
         lambda w: {"message": "And now?", "conversation_id": w.conversation_id, "context": LEDGER},
     ),
+    # The AI SDK's chat id is the conversation's: Alice's (after the new turn above, so
+    # the branch routes before it saw the stopped answer last).
+    ("GET", "/api/ai-sdk/{page}/{chat_id}/stream"): Route(
+        "GET", "/api/ai-sdk/ledger/{conversation_id}/stream", idle=True
+    ),
+    ("POST", "/api/ai-sdk/{page}/{chat_id}/stop"): Route(
+        "POST", "/api/ai-sdk/ledger/{conversation_id}/stop", idle=True
+    ),
+    ("POST", "/api/ai-sdk/{page}"): Route(
+        "POST",
+        "/api/ai-sdk/ledger",
+        lambda w: {
+            "id": w.conversation_id,
+            "messages": [{"id": "m1", "role": "user", "parts": [{"type": "text", "text": "Now?"}]}],
+            "trigger": "submit-message",
+            "context": {"account": "A-1"},
+        },
+        idle=True,
+    ),
     ("POST", "/api/agui/{page}"): Route(
         "POST",
         "/api/agui/ledger",
@@ -481,8 +500,11 @@ def _audits(value: Any) -> list[Any]:
 def _documents(response: httpx.Response) -> list[Any]:
     """The JSON a response carries: its body, or each SSE event's data."""
     if response.headers.get("content-type", "").startswith("text/event-stream"):
+        # `[DONE]`: the AI SDK stream's last line, not JSON.
         return [
-            json.loads(line[5:]) for line in response.text.splitlines() if line.startswith("data:")
+            json.loads(line[5:])
+            for line in response.text.splitlines()
+            if line.startswith("data:") and line != "data: [DONE]"
         ]
     return [response.json()] if response.content else []
 

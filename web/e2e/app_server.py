@@ -10,13 +10,16 @@ import asyncio
 import signal
 from pathlib import Path
 
+from pagechat.apps import AppFactory
 from pagechat.models import Model
 from pagechat.testing import running_app
 
 __all__ = ["serve_app", "static_dir"]
 
 
-async def serve_app(factory: str | None, *, model: Model, static: Path, email: str) -> None:
+async def serve_app(
+    factory: AppFactory | str | None, *, model: Model, static: Path, email: str
+) -> None:
     async with running_app(
         factory, model=model, settings={"PAGECHAT_WEB_DIR": static}, email=email
     ) as app:

@@ -66,6 +66,7 @@ async def run_agent_loop(
     messages: Sequence[ModelMessage],
     tools: Sequence[ToolConfig],
     context: ToolContext,
+    cache_prefix: int = 0,
     max_iterations: int = MAX_ITERATIONS,
     max_tokens: int = MAX_TOKENS,
     temperature: float | None = None,
@@ -77,6 +78,8 @@ async def run_agent_loop(
 ) -> AsyncIterator[AgentEvent]:
     """Run one user turn to its end; the last event is `AgentComplete`, `AgentError` or
     `AgentApprovalRequested`.
+
+    `cache_prefix` is how much of `system` is the same on every turn (`ModelRequest`).
 
     `seal` is applied to each tool result before the model reads it (the page layer
     breaks up markers in it, so the model cannot turn copied data into buttons).
@@ -95,6 +98,7 @@ async def run_agent_loop(
     """
     loop = _Loop(
         system=system,
+        cache_prefix=cache_prefix,
         tools={t.name: t for t in tools},
         specs=[ToolSpec(t.name, t.description, t.input_schema) for t in tools],
         context=context,
@@ -148,6 +152,7 @@ class _Loop:
     """What the loop's steps share: the turn's settings, and the conversation so far."""
 
     system: str
+    cache_prefix: int
     tools: dict[str, ToolConfig]
     specs: list[ToolSpec]
     context: ToolContext
@@ -210,6 +215,7 @@ class _ModelCall:
             max_tokens=loop.max_tokens,
             temperature=loop.temperature,
             tool_choice="none" if final_call else "auto",
+            cache_prefix=loop.cache_prefix,
         )
         self.text: list[str] = []
         """The reply's text deltas (the caller reads the stream and appends them)."""

@@ -52,7 +52,7 @@ class LoopState:
         return {
             "messages": [_message_json(m) for m in self.messages],
             "iteration": self.iteration,
-            "usage": [self.usage.input_tokens, self.usage.output_tokens],
+            "usage": self.usage.as_list(),
             "text": self.text,
             "calls": [_call_json(c) for c in self.calls],
             "results": [_result_json(r) for r in self.results],
@@ -65,7 +65,7 @@ class LoopState:
         return cls(
             messages=tuple(_message_from(m) for m in data["messages"]),
             iteration=int(data["iteration"]),
-            usage=TokenUsage(int(usage[0]), int(usage[1])),
+            usage=TokenUsage.from_list(usage),
             text=str(data["text"]),
             calls=tuple(_call_from(c) for c in data["calls"]),
             results=tuple(_result_from(r) for r in data["results"]),

@@ -31,3 +31,6 @@ class ChatConfig:
     """Text deltas within this window of the last text event are merged into one (0: never)."""
     approval_timeout_seconds: float | None = defaults.APPROVAL_TIMEOUT_SECONDS
     """A tool call waiting for the user's approval is denied after this long (None: never)."""
+    model_titles: bool = True
+    """After a new conversation's first answer, the model writes its title in a separate
+    small call (chat/titles.py); False keeps the first message as the title."""

@@ -101,7 +101,7 @@ class SavedTurn:
             "message": self.message,
             "content": self.content,
             "tool_history": [e.model_dump(mode="json") for e in self.tool_history],
-            "usage": [self.usage.input_tokens, self.usage.output_tokens],
+            "usage": self.usage.as_list(),
             "cards": [{"index": c.index, "at": c.at} for c in self.cards],
         }
         if self.parsed is not None:
@@ -129,7 +129,7 @@ class SavedTurn:
             content=content,
             tool_history=history,
             cards=cards,
-            usage=TokenUsage(int(usage[0]), int(usage[1])),
+            usage=TokenUsage.from_list(usage),
             parsed=_parsed_from(parsed) if isinstance(parsed, dict) else None,
         )
 
@@ -233,7 +233,13 @@ def replay_events(paused: PausedTurn) -> list[RunEvent]:
     start = 0
     # The tokens so far ride on the last card, as the loop's own would: a takeover of the
     # resumed run counts them (chat/resume.py).
-    usage = Usage(input_tokens=saved.usage.input_tokens, output_tokens=saved.usage.output_tokens)
+    tokens = saved.usage
+    usage = Usage(
+        input_tokens=tokens.input_tokens,
+        output_tokens=tokens.output_tokens,
+        cache_read_tokens=tokens.cache_read_tokens,
+        cache_write_tokens=tokens.cache_write_tokens,
+    )
     for number, card in enumerate(saved.cards, 1):
         entry = saved.tool_history[card.index]
         marker = tool_marker(card.index)

@@ -32,7 +32,7 @@ from ..events import Status, ToolComplete, ToolStart, decode_event
 from ..identity import Principal
 from ..models.base import ModelMessage, TokenUsage
 from ..pages import TurnSetup, prepare_turn
-from ..protocol import CustomPayload, MessagePublic, ToolHistoryEntry, Usage
+from ..protocol import CustomPayload, MessagePublic, ToolHistoryEntry
 from ..runs import Claim, Run, interrupted_event
 from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
 from ..store.tables import utcnow
@@ -40,7 +40,7 @@ from ..tools.execute import execute_tool
 from ..tools.types import ToolConfig, ToolResult
 from .config import ChatConfig
 from .text import storable, storable_text
-from .turn import TurnRunner, TurnState, tool_context
+from .turn import TurnRunner, TurnState, tool_context, usage_of
 
 RunTurn = Callable[[Run, TurnState, Principal, dict[str, Any], list[ModelMessage]], Awaitable[None]]
 """Drives a turn's agent loop in a run (`ChatService._run`)."""
@@ -174,7 +174,10 @@ def rebuild(
                 )
             )
             if done.usage is not None:
-                usage = TokenUsage(done.usage.input_tokens, done.usage.output_tokens)
+                u = done.usage
+                usage = TokenUsage(
+                    u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
+                )
     return Rebuilt(content="".join(text), tool_history=history, running=started, usage=usage)
 
 
@@ -289,7 +292,7 @@ class AnswerTakeover:
             )
         )
         entry = turn.tool_history[-1]
-        usage = Usage(input_tokens=turn.usage.input_tokens, output_tokens=turn.usage.output_tokens)
+        usage = usage_of(turn.usage)
         run.emit(
             ToolComplete(
                 tool=start.tool,
@@ -336,9 +339,7 @@ class AnswerTakeover:
             status="interrupted",
             tool_history=rebuilt.tool_history,
             payloads=[e.payload for e in rebuilt.tool_history if e.payload is not None],
-            usage=Usage(
-                input_tokens=rebuilt.usage.input_tokens, output_tokens=rebuilt.usage.output_tokens
-            ),
+            usage=usage_of(rebuilt.usage),
             error=str(getattr(error, "message", "")) or None,
             # The run has ended in Redis: no owner of it writes after this one.
             writer=RunFence(claim.run_id, claim.takeovers),

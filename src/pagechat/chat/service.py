@@ -35,6 +35,7 @@ from .frontend_tools import offer_frontend_tools
 from .paused import PausedTurn, replay_events
 from .resume import AnswerTakeover, TurnParts, recipe
 from .stored import end_if_unsaved
+from .titles import TitleWriter
 from .turn import TurnRunner, TurnState, tool_context
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ class ChatService:
         self.config = config or ChatConfig()
         self.sessions = sessions
         """Where tools get `ToolContext.session`: one session per run, closed when it ends."""
+        self._titles = TitleWriter(store, lambda: self.model)
         seconds = self.config.checkpoint_seconds
         self._checkpoints = (
             Checkpointer(store, interval=seconds) if seconds is not None and seconds > 0 else None
@@ -109,7 +111,8 @@ class ChatService:
         return None if row is None else principal_of(row)
 
     async def aclose(self) -> None:
-        """After the runs have stopped: no more checkpoints."""
+        """After the runs have stopped: no more checkpoints, no more titles."""
+        await self._titles.aclose()
         if self._checkpoints is not None:
             await self._checkpoints.aclose()
         if self.approvals is not None:
@@ -139,8 +142,9 @@ class ChatService:
         stored), and Draining when the server is shutting down.
         """
         setup = self._prepare(user, request.context, frontend_tools)
+        created = request.conversation_id is None
         if conversation_title is not None and request.conversation_id is not None:
-            await self.store.ensure_conversation(
+            created = await self.store.ensure_conversation(
                 user=user, conversation_id=request.conversation_id, title=conversation_title
             )
         run_id = await self._admit(user, request.message)
@@ -171,6 +175,7 @@ class ChatService:
         turn = TurnState(started.ids, setup, question=request.message, stored=started.written)
         # A client's frontend tools are not there for another worker: no takeover then.
         movable = not frontend_tools
+        titled = created and self.config.model_titles
         return self._launch(
             user,
             run_id,
@@ -178,7 +183,9 @@ class ChatService:
             request.context,
             messages,
             movable=movable,
-            first=request.conversation_id is None,
+            titled=titled,
+            # A conversation made by this turn has nothing before it (chat/resume.py).
+            first=created,
         )
 
     async def start_branch(
@@ -368,8 +375,12 @@ class ChatService:
         messages: list[ModelMessage],
         *,
         movable: bool,
+        titled: bool = False,
         first: bool = False,
     ) -> Run:
+        """Start the turn's run. `titled`: the conversation's first answer, after which the
+        model writes the conversation's title (chat/titles.py); `first`: the turn made its
+        conversation (a takeover then reads no earlier turns)."""
         turn.settle = self._settler(user, run_id, turn)
         # Before any text: what the turn held when it started (Continue's stored part).
         resume = (
@@ -393,6 +404,13 @@ class ChatService:
             finally:
                 if turn.settle is not None:
                     await asyncio.shield(turn.settle())
+            if titled and run.terminal == "complete":
+                self._titles.write(
+                    user=user,
+                    conversation_id=turn.ids.conversation_id,
+                    question=turn.question,
+                    answer="".join(turn.text),
+                )
 
         observers: list[RunObserver] = []
         if self._tracer is not None:

@@ -62,7 +62,7 @@ from .paused import Pauser, SavedTurn, ToolCard, cards_in, tool_marker
 from .stored import unsaved, wait_stored
 from .text import storable, storable_text
 
-__all__ = ["TurnRunner", "TurnState", "tool_context"]
+__all__ = ["TurnRunner", "TurnState", "tool_context", "usage_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -126,9 +126,7 @@ class TurnState:
             status=status,  # type: ignore[arg-type]
             tool_history=list(self.tool_history),
             payloads=[e.payload for e in self.tool_history if e.payload is not None],
-            usage=Usage(
-                input_tokens=self.usage.input_tokens, output_tokens=self.usage.output_tokens
-            ),
+            usage=usage_of(self.usage),
             error=error,
             context_audit=self.setup.context_text,
             writer=self.writer,
@@ -206,6 +204,7 @@ class TurnRunner:
             async for event in run_agent_loop(
                 model=self.model,
                 system=self.turn.setup.system_prompt,
+                cache_prefix=self.turn.setup.cache_prefix,
                 messages=messages,
                 tools=self.turn.setup.tools,
                 context=self.context,
@@ -351,9 +350,7 @@ class TurnRunner:
             )
         )
         entry = turn.tool_history[-1]
-        usage = Usage(
-            input_tokens=event.usage.input_tokens, output_tokens=event.usage.output_tokens
-        )
+        usage = usage_of(event.usage)
         # Its card and the tokens so far ride on the event: the run's log holds the whole
         # answer, for a worker that takes it over (chat/resume.py).
         self._emit(
@@ -400,7 +397,7 @@ class TurnRunner:
                 f"The conversation uses {done.last_input_tokens:,} of the model's {window:,} "
                 "context tokens; start a new conversation soon."
             )
-        usage = Usage(input_tokens=done.usage.input_tokens, output_tokens=done.usage.output_tokens)
+        usage = usage_of(done.usage)
         record = AssistantRecord(
             content=message,
             status="complete",
@@ -545,4 +542,14 @@ def tool_context(
         run_id=run.id,
         page_context=context,
         session=session,
+    )
+
+
+def usage_of(tokens: TokenUsage) -> Usage:
+    """A turn's token counts as the wire and the store tell them."""
+    return Usage(
+        input_tokens=tokens.input_tokens,
+        output_tokens=tokens.output_tokens,
+        cache_read_tokens=tokens.cache_read_tokens,
+        cache_write_tokens=tokens.cache_write_tokens,
     )

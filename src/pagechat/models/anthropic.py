@@ -32,6 +32,7 @@ from anthropic import (
     omit,
 )
 from anthropic.types import (
+    CacheControlEphemeralParam,
     MessageParam,
     RawMessageStreamEvent,
     TextBlockParam,
@@ -106,8 +107,13 @@ class AnthropicModel(Model):
         read_timeout: float = 60,
         context_window: int = 200_000,
         client: AsyncAnthropic | None = None,
+        prompt_cache: bool = True,
     ) -> None:
         self.name = model
+        self.prompt_cache = prompt_cache
+        """Set cache breakpoints (`cache_control`) on the stable part of the system
+        prompt and at the end of the history, so a later call reads them from the
+        API's prompt cache instead of paying for them again."""
         self.context_window = context_window
         self._owns_client = client is None
         self._client = client
@@ -152,11 +158,13 @@ class AnthropicModel(Model):
                 raise ProviderError(
                     "auth", "No Anthropic API key is configured: set ANTHROPIC_API_KEY."
                 )
+            # A title call is small and never repeated: nothing worth caching.
+            cache = self.prompt_cache and request.purpose == "answer"
             response: AsyncStream[RawMessageStreamEvent] = await client.messages.create(
                 model=self.name,
                 max_tokens=request.max_tokens,
-                messages=_to_messages(request.messages),
-                system=request.system or omit,
+                messages=_to_messages(request.messages, cache=cache),
+                system=_system(request, cache=cache),
                 tools=_tools(request.tools),
                 tool_choice=_tool_choice(request),
                 # This SDK version has no `temperature` parameter; the API still reads the field.
@@ -177,11 +185,33 @@ class AnthropicModel(Model):
             raise _provider_error(err, secrets) from err
 
 
-def _to_messages(messages: Sequence[ModelMessage]) -> list[MessageParam]:
+_BREAKPOINT: CacheControlEphemeralParam = {"type": "ephemeral"}
+
+
+def _system(request: ModelRequest, *, cache: bool) -> str | list[TextBlockParam] | Omit:
+    """The system prompt; with `cache`, its stable prefix is a block of its own ending in a
+    cache breakpoint, so the tools and that prefix are read from the cache on later turns
+    even when the page context after it changed."""
+    system, at = request.system, request.cache_prefix
+    if not system:
+        return omit
+    if not cache or not 0 < at <= len(system) or not system[:at].strip():
+        return system
+    blocks: list[TextBlockParam] = [
+        {"type": "text", "text": system[:at], "cache_control": _BREAKPOINT}
+    ]
+    if rest := system[at:].strip():
+        blocks.append({"type": "text", "text": rest})
+    return blocks
+
+
+def _to_messages(messages: Sequence[ModelMessage], *, cache: bool = False) -> list[MessageParam]:
     """Neutral turns as Messages API messages, consecutive same-role turns merged.
 
     Tool results travel in a user message; they are merged with a following
-    user turn, and put first, as the API requires.
+    user turn, and put first, as the API requires. With `cache`, the last user
+    message ends in a cache breakpoint: the next call of the turn (after a tool) and
+    the next turn read the history up to there from the cache.
     """
     merged: list[tuple[str, list[_Block]]] = []
     for message in messages:
@@ -199,7 +229,22 @@ def _to_messages(messages: Sequence[ModelMessage]) -> list[MessageParam]:
             result.append({"role": "user", "content": blocks})
         else:
             result.append({"role": "assistant", "content": blocks})
+    if cache:
+        _mark_history(result)
     return result
+
+
+def _mark_history(messages: list[MessageParam]) -> None:
+    # The last user message, not a Continue prefill after it: the prefill is the part
+    # that is about to grow, so the cache would never be read at its end.
+    for message in reversed(messages):
+        if message["role"] == "user":
+            content = message["content"]
+            if isinstance(content, list) and content:
+                last = dict(content[-1])
+                last["cache_control"] = _BREAKPOINT
+                content[-1] = last
+            return
 
 
 def _blocks(message: ModelMessage) -> tuple[str, list[_Block]]:
@@ -255,7 +300,7 @@ async def _model_events(
     Text deltas, nearly every event of an answer, take the first branch and cost
     one JSON parse; nothing else is built for them.
     """
-    input_tokens = output_tokens = 0
+    input_tokens = output_tokens = cache_read = cache_write = 0
     stop_reason: str | None = None
     stopped = False
     tools: dict[int, tuple[str, str, list[str], dict[str, object]]] = {}
@@ -275,6 +320,8 @@ async def _model_events(
             usage = event["message"].get("usage") or {}
             input_tokens = _input_tokens(usage)
             output_tokens = usage.get("output_tokens") or 0
+            cache_read = usage.get("cache_read_input_tokens") or 0
+            cache_write = usage.get("cache_creation_input_tokens") or 0
         elif kind == "content_block_start":
             block = event["content_block"]
             if block.get("type") == "tool_use":
@@ -295,6 +342,8 @@ async def _model_events(
             output_tokens = usage.get("output_tokens") or output_tokens
             if usage.get("input_tokens") is not None:
                 input_tokens = _input_tokens(usage)
+                cache_read = usage.get("cache_read_input_tokens") or cache_read
+                cache_write = usage.get("cache_creation_input_tokens") or cache_write
         elif kind == "message_stop":
             # Read on to the end of the body rather than stop here, so the
             # connection goes back to the pool instead of being closed.
@@ -309,7 +358,7 @@ async def _model_events(
         logger.info("Anthropic stop_reason %r reported as 'other'", stop_reason)
     yield ModelFinish(
         stop_reason=_STOP_REASONS.get(stop_reason, "other"),
-        usage=TokenUsage(input_tokens, output_tokens),
+        usage=TokenUsage(input_tokens, output_tokens, cache_read, cache_write),
     )
 
 

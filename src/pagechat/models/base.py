@@ -107,19 +107,49 @@ class ModelRequest:
     temperature: float | None = None
     tool_choice: Literal["auto", "none"] = "auto"
     """`none` keeps the tools visible (history may hold tool calls) but forbids new calls."""
+    purpose: Literal["answer", "title"] = "answer"
+    """What the call is for: an answer, or a conversation's title (`chat/titles.py`), a
+    short call the test and offline models answer without using up their script."""
+    cache_prefix: int = 0
+    """How many leading characters of `system` are the same on every turn on this page
+    (base, page and format instructions; the page context comes after them): a provider
+    that caches prompts puts a cache boundary there. 0: no stable prefix is known."""
 
 
 @dataclass(frozen=True, slots=True)
 class TokenUsage:
-    """Input and output tokens of one call or more; adds up with `+`."""
+    """Tokens of one call or more; adds up with `+`.
+
+    `input_tokens` is the whole prompt, cached or not; `cache_read_tokens` of them were
+    read from the provider's prompt cache and `cache_write_tokens` written to it (both
+    part of `input_tokens`, priced differently by the provider)."""
 
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
         return TokenUsage(
-            self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
         )
+
+    def as_list(self) -> list[int]:
+        """The four counts, in field order: how a paused turn stores them."""
+        return [
+            self.input_tokens,
+            self.output_tokens,
+            self.cache_read_tokens,
+            self.cache_write_tokens,
+        ]
+
+    @classmethod
+    def from_list(cls, counts: list[int] | tuple[int, ...]) -> TokenUsage:
+        """Read back `as_list` (or the two counts older paused turns stored)."""
+        return cls(*(int(c) for c in counts[:4]))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -190,8 +190,13 @@ async def _model_events(data: AsyncIterator[bytes], api_key: str) -> AsyncIterat
             if reason := choice.get("finish_reason"):
                 finish_reason = reason
         if counts := chunk.get("usage"):
+            # OpenAI caches long prompts by itself and says how much it read; it does
+            # not charge for writing, so there is no write count.
+            details = counts.get("prompt_tokens_details") or {}
             usage = TokenUsage(
-                counts.get("prompt_tokens") or 0, counts.get("completion_tokens") or 0
+                counts.get("prompt_tokens") or 0,
+                counts.get("completion_tokens") or 0,
+                cache_read_tokens=details.get("cached_tokens") or 0,
             )
     if finish_reason is None:
         # The body ended cleanly but the reply did not: a proxy or server gave up.

@@ -89,23 +89,40 @@ async def _play(
     yield ModelFinish(stop_reason="tool_use" if called_tools else "end_turn", usage=usage)
 
 
+async def _title(title: str | None) -> AsyncIterator[ModelEvent]:
+    if title:
+        yield TextDelta(text=title)
+    yield ModelFinish(stop_reason="end_turn", usage=TokenUsage(0, _estimate_tokens(title or "")))
+
+
 class ScriptedModel(Model):
     """Plays back one scripted reply per model call, in order.
 
     Every request is kept in `requests`, so a test can assert what the model
     was shown (system prompt, tools, history). `delay` sleeps before each
     item, which makes a script stream like a real model.
+
+    A conversation's title request (`ModelRequest.purpose == "title"`) is answered with
+    `title` (none by default: the conversation keeps its first-message title) and uses
+    no scripted reply; it is kept in `title_requests`.
     """
 
     provider = "scripted"
     name = "scripted"
 
     def __init__(
-        self, replies: Sequence[Sequence[ScriptItem] | str], *, delay: float = 0.0
+        self,
+        replies: Sequence[Sequence[ScriptItem] | str],
+        *,
+        delay: float = 0.0,
+        title: str | None = None,
     ) -> None:
         self._replies = [[r] if isinstance(r, str) else list(r) for r in replies]
         self._delay = delay
+        self.title = title
+        """What a title call (`purpose == "title"`) is answered with; None: nothing."""
         self.requests: list[ModelRequest] = []
+        self.title_requests: list[ModelRequest] = []
 
     @property
     def remaining(self) -> int:
@@ -113,6 +130,11 @@ class ScriptedModel(Model):
         return len(self._replies) - len(self.requests)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        if request.purpose == "title":
+            self.title_requests.append(request)
+            async for event in _title(self.title):
+                yield event
+            return
         index = len(self.requests)
         self.requests.append(request)
         if index >= len(self._replies):
@@ -134,18 +156,27 @@ class FunctionModel(Model):
     """Computes each reply from the request with your function.
 
     The function may return a string, a list of script items, an awaitable of
-    either, or be an async generator of script items (which streams).
+    either, or be an async generator of script items (which streams). Title requests
+    are answered with `title`, as by `ScriptedModel`, without calling the function.
     """
 
     provider = "function"
     name = "function"
 
-    def __init__(self, function: ReplyFunction, *, delay: float = 0.0) -> None:
+    def __init__(
+        self, function: ReplyFunction, *, delay: float = 0.0, title: str | None = None
+    ) -> None:
         self._function = function
         self._delay = delay
+        self.title = title
+        """What a title call (`purpose == "title"`) is answered with; None: nothing."""
         self.requests: list[ModelRequest] = []
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        if request.purpose == "title":
+            async for event in _title(self.title):
+                yield event
+            return
         self.requests.append(request)
         result = self._function(request)
         items: AsyncIterator[ScriptItem]

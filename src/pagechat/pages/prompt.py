@@ -2,12 +2,15 @@
 
 1. base instructions (the app's, or `DEFAULT_BASE_INSTRUCTIONS`)
 2. page instructions (the page's persona, then the active tab's)
-3. page context (the page's builder applied to `ChatRequest.context`, after budget)
-4. payload instructions (the payloads offered on the active tab)
-5. the actions the model may suggest (`close_chat` and the page's own)
-6. format rules for SUGGESTED_VALUES, SUGGESTED_ACTIONS and ```` ```choices ```` blocks
+3. payload instructions (the payloads offered on the active tab)
+4. the actions the model may suggest (`close_chat` and the page's own)
+5. format rules for SUGGESTED_VALUES, SUGGESTED_ACTIONS and ```` ```choices ```` blocks
+6. page context (the page's builder applied to `ChatRequest.context`, after budget)
 
-Sections with nothing to say are left out; the order never changes.
+Sections with nothing to say are left out; the order never changes. Sections 1–5 are
+the stable part (`stable_prompt`): byte-identical on every turn on the same page and
+tab, so a provider's prompt cache can hold it; only the page context after it changes
+from turn to turn.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Sequence
 from .config import SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER, PageConfig, PayloadConfig
 from .context import page_context_block
 
-__all__ = ["DEFAULT_BASE_INSTRUCTIONS", "FORMAT_RULES", "build_system_prompt"]
+__all__ = ["DEFAULT_BASE_INSTRUCTIONS", "FORMAT_RULES", "build_system_prompt", "stable_prompt"]
 
 DEFAULT_BASE_INSTRUCTIONS = (
     "You are the assistant built into this web application. You help the user with what "
@@ -51,11 +54,26 @@ def build_system_prompt(
     context_text: str,
     payloads: Sequence[PayloadConfig],
 ) -> str:
-    """The system prompt of one turn; see the module doc for the order."""
+    """The system prompt of one turn; see the module doc for the order. It starts with
+    `stable_prompt(...)` of the same arguments."""
+    stable = stable_prompt(
+        base_instructions=base_instructions, page=page, active_tab=active_tab, payloads=payloads
+    )
+    return f"{stable}\n\n{_context_section(page.page, active_tab, context_text)}"
+
+
+def stable_prompt(
+    *,
+    base_instructions: str,
+    page: PageConfig,
+    active_tab: str | None,
+    payloads: Sequence[PayloadConfig],
+) -> str:
+    """The part of the system prompt before the page context: the same text on every turn
+    on one page and tab, whatever the page shows."""
     sections = [
         base_instructions.strip(),
         _instructions_section(page, active_tab),
-        _context_section(page.page, active_tab, context_text),
         _payload_section(payloads),
         _actions_section(page),
         FORMAT_RULES,

@@ -11,7 +11,7 @@ from ..tools.types import ToolConfig
 from .config import RESERVED_MARKERS, PageConfig, PayloadConfig
 from .context import render_page_context
 from .neutralize import neutralize_markers
-from .prompt import DEFAULT_BASE_INSTRUCTIONS, build_system_prompt
+from .prompt import DEFAULT_BASE_INSTRUCTIONS, build_system_prompt, stable_prompt
 from .registry import page_in
 
 __all__ = ["TurnSetup", "prepare_turn"]
@@ -32,6 +32,9 @@ class TurnSetup:
     payloads: list[PayloadConfig]
     context_text: str
     context_truncated: bool
+    cache_prefix: int = 0
+    """How many leading characters of `system_prompt` are its stable part
+    (`pages.prompt.stable_prompt`), the same on every turn on this page and tab."""
 
     @property
     def markers(self) -> tuple[str, ...]:
@@ -67,6 +70,9 @@ def prepare_turn(
         context_text=context_text,
         payloads=payloads,
     )
+    stable = stable_prompt(
+        base_instructions=base_instructions, page=page, active_tab=active_tab, payloads=payloads
+    )
     return TurnSetup(
         page=page,
         active_tab=active_tab,
@@ -75,6 +81,7 @@ def prepare_turn(
         payloads=payloads,
         context_text=context_text,
         context_truncated=truncated,
+        cache_prefix=len(stable),
     )
 
 

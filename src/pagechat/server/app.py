@@ -43,6 +43,7 @@ from .passthrough import BodyPassThrough
 from .routes import (
     actions,
     agui_missing,
+    ai_sdk,
     approvals,
     auth,
     branches,
@@ -53,6 +54,7 @@ from .routes import (
     metrics,
     pages,
     payload_types,
+    usage,
 )
 from .static import SpaStaticFiles
 
@@ -213,6 +215,7 @@ def create_app(
         app.include_router(agui.router)
     else:
         app.include_router(agui_missing.router)
+    app.include_router(ai_sdk.router)
     app.include_router(actions.router)
     app.include_router(conversation_search.router)
     app.include_router(conversations.router)
@@ -220,6 +223,7 @@ def create_app(
     app.include_router(payload_types.router)
     app.include_router(branches.router)
     app.include_router(metrics.router)
+    app.include_router(usage.router)
     for router in routers:
         app.include_router(router)
     if static_dir is not None and static_dir.is_dir():
@@ -386,6 +390,7 @@ def create_app_from_settings(
             history_budget=settings.history_budget,
             checkpoint_seconds=settings.checkpoint_seconds,
             approval_timeout_seconds=settings.approval_timeout_seconds,
+            model_titles=settings.model_titles,
         ),
         runs=runs,
         cancel_on_disconnect=settings.cancel_on_disconnect,

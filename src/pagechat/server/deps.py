@@ -15,6 +15,7 @@ from ..runs import RunManager
 from .session_cookie import CSRF_HEADER, SESSION_COOKIE, csrf_ok
 
 __all__ = [
+    "AdminUser",
     "Authenticator",
     "ChatServiceDep",
     "CurrentUser",
@@ -84,7 +85,17 @@ async def _optional_session(request: Request) -> AsyncIterator[AsyncSession | No
         yield session
 
 
+async def admin_user(user: Annotated[Principal, Depends(current_user)]) -> Principal:
+    """The signed-in user, if an admin; a signed-in user who is not is told so (403), as
+    by `/metrics`."""
+    if not user.is_admin:
+        raise HTTPException(status.HTTP_403_FORBIDDEN, "This is for administrators")
+    return user
+
+
 CurrentUser = Annotated[Principal, Depends(current_user)]
+AdminUser = Annotated[Principal, Depends(admin_user)]
+"""The signed-in user, who must be an admin."""
 SessionDep = Annotated[AsyncSession, Depends(_session)]
 """A database session for the request; the route commits what it writes."""
 OptionalSessionDep = Annotated[AsyncSession | None, Depends(_optional_session)]

@@ -4,7 +4,8 @@
 once, in the module of its concern: turns.py (a turn's beginning, checkpoints and end,
 an applied action), branches.py (regenerate, edit, continue, picking a version),
 reads.py (a page, the model's history), conversations.py (list, rename, delete),
-search.py, answers.py (a card's decision, feedback); core.py holds what they share
+search.py, answers.py (a card's decision, feedback), usage.py (tokens by user, model
+and day); core.py holds what they share
 (sessions, SQLite's one writer at a time, the group commit, turn starts still being
 written). The records and errors are records.py's, re-exported here.
 """
@@ -31,6 +32,7 @@ from .records import (
 )
 from .search import Search
 from .turns import Turns
+from .usage_reads import UsageReads
 
 __all__ = [
     "AnswerRunning",
@@ -49,7 +51,7 @@ __all__ = [
 ]
 
 
-class ChatStore(Turns, Branches, Reads, Conversations, Search, Answers):
+class ChatStore(Turns, Branches, Reads, Conversations, Search, Answers, UsageReads):
     """Conversations and their messages in the database, one transaction per call (on
     SQLite a turn's own writes share one: store/batch.py).
 

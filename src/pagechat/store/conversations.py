@@ -3,7 +3,7 @@ client chose (AG-UI's threads)."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 
 from ..identity import Principal
 from ..protocol import ConversationList, ConversationPublic
@@ -46,6 +46,24 @@ class Conversations(StoreCore):
             await session.flush()
             return conversation_public(conv)
 
+    async def retitle_unless_renamed(
+        self, *, user: Principal, conversation_id: str, title: str, first_title: str
+    ) -> bool:
+        """Replace the title made from the first message (`first_title`) with `title`; a
+        conversation the user renamed meanwhile, or deleted, is left alone. True if
+        retitled. The activity time does not move: a title is no new message."""
+        async with self._writing(user) as session:
+            result = await session.execute(
+                update(Conversation)
+                .where(
+                    Conversation.id == conversation_id,
+                    Conversation.owner_id == user.id,
+                    Conversation.title == first_title,
+                )
+                .values(title=title)
+            )
+        return bool(getattr(result, "rowcount", 0))
+
     async def delete_conversation(self, *, user: Principal, conversation_id: str) -> None:
         """Remove the conversation, its messages and their feedback."""
         async with self._writing(user) as session:
@@ -87,3 +105,17 @@ class Conversations(StoreCore):
                 )
             )
             return True
+
+    async def conversation_exists(self, *, user: Principal, conversation_id: str) -> bool:
+        """Whether the user's conversation with this id exists (False: nobody's yet).
+
+        For clients that name their chats before the first message (the AI SDK's
+        `useChat`). Raises ConversationNotFound when the id is another user's.
+        """
+        async with self._reading(user) as session:
+            owner = await session.scalar(
+                select(Conversation.owner_id).where(Conversation.id == conversation_id)
+            )
+        if owner is not None and owner != user.id:
+            raise ConversationNotFound(conversation_id)
+        return owner is not None

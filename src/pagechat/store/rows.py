@@ -59,8 +59,14 @@ def message_public(
     feedback: MessageFeedback | None = None,
 ) -> MessagePublic:
     """The row as the client sees it, with its place among its siblings and its feedback."""
+    read, written = row.payload.get("cache_tokens") or (0, 0)
     usage = (
-        Usage(input_tokens=row.input_tokens or 0, output_tokens=row.output_tokens or 0)
+        Usage(
+            input_tokens=row.input_tokens or 0,
+            output_tokens=row.output_tokens or 0,
+            cache_read_tokens=read,
+            cache_write_tokens=written,
+        )
         if row.input_tokens is not None or row.output_tokens is not None
         else None
     )

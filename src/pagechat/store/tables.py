@@ -36,6 +36,7 @@ __all__ = [
     "JsonColumn",
     "Message",
     "MessageFeedback",
+    "TurnUsage",
     "User",
     "UtcDateTime",
     "utcnow",
@@ -188,3 +189,23 @@ class MessageFeedback(Base):
     comment: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TurnUsage(Base):
+    """The tokens one answer used, kept for accounting: written when the answer ends (again,
+    with the new totals, when a paused answer ends later), and kept when its conversation
+    is deleted, so an admin's usage figures do not shrink. Gone with the user."""
+
+    __tablename__ = "turn_usage"
+    __table_args__ = (Index("ix_turn_usage_day", "day"),)
+
+    message_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """The answer's message id; no foreign key, so the row outlives the message."""
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    model: Mapped[str] = mapped_column(String(200), default="")
+    day: Mapped[str] = mapped_column(String(10))
+    """The UTC day the answer ended, `YYYY-MM-DD`: the same text on every database."""
+    input_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
+    output_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
+    cache_read_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
+    cache_write_tokens: Mapped[int] = mapped_column(BigInteger, default=0)

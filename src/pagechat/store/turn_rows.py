@@ -20,6 +20,7 @@ from .records import AssistantRecord, ConversationNotFound, TurnIds
 from .rows import CONVERSATIONS, MESSAGES, message_row, new_id
 from .tables import Conversation, utcnow
 from .titles import make_title
+from .usage import record_usage
 
 __all__ = ["NewTurn", "begin_turns", "checkpoint_messages", "finish_messages"]
 
@@ -195,6 +196,7 @@ async def finish_messages(
     }
     await _fenced_or_not(session, _FINISH, _FINISH_FENCED, records, ends)
     await session.execute(_TOUCH_FINISHED, {"b_ids": list(records), "b_now": utcnow()})
+    await record_usage(session=session, records=await _landed(session, records))
 
 
 async def checkpoint_messages(
@@ -228,6 +230,27 @@ async def _fenced_or_not(
         await session.execute(plain, without)
 
 
+async def _landed(
+    session: AsyncSession | AsyncConnection, records: Mapping[str, AssistantRecord]
+) -> Mapping[str, AssistantRecord]:
+    """The records the database took: a fenced end the fence refused (a slow old owner's)
+    is not the answer's, nor are its tokens (store/usage.py)."""
+    fenced = [mid for mid, record in records.items() if record.writer is not None]
+    if not fenced:
+        return records
+    rows = await session.execute(
+        select(MESSAGES.c.id, MESSAGES.c.run_id, MESSAGES.c.run_epoch).where(
+            MESSAGES.c.id.in_(fenced)
+        )
+    )
+    owners = {mid: (run, epoch) for mid, run, epoch in rows.all()}
+    return {
+        mid: record
+        for mid, record in records.items()
+        if record.writer is None or owners.get(mid) == (record.writer.run_id, record.writer.epoch)
+    }
+
+
 def _progress(message_id: str, record: AssistantRecord) -> dict[str, Any]:
     """The bind values a checkpoint and an end both write (and the writer's fence)."""
     usage = record.usage
@@ -259,6 +282,15 @@ def _payload_of(record: AssistantRecord) -> dict[str, Any]:
         "warnings": list(record.warnings) or None,
         "stop_reason": record.stop_reason,
         "model": record.model,
+        # The prompt-cache counts ride in the payload (the token columns predate them).
+        "cache_tokens": _cache_tokens(record),
     }
     # Absent keys read back as the protocol's defaults; rows stay small.
     return {name: value for name, value in values.items() if value is not None}
+
+
+def _cache_tokens(record: AssistantRecord) -> list[int] | None:
+    usage = record.usage
+    if usage is None or not (usage.cache_read_tokens or usage.cache_write_tokens):
+        return None
+    return [usage.cache_read_tokens, usage.cache_write_tokens]

@@ -86,7 +86,7 @@ def test_the_stored_json_has_the_keys_rows_were_always_stored_with() -> None:
         "message": "Delete report 7",
         "content": "Looking.[[tool:0]]Deleting.",
         "tool_history": [_SEARCH.model_dump(mode="json")],
-        "usage": [30, 12],
+        "usage": [30, 12, 0, 0],
         "parsed": {
             "payloads": [{"type": "note", "data": {"keep": "a copy"}}],
             "values": [SuggestedValue(label="Undo", value="Undo").model_dump(mode="json")],
@@ -95,6 +95,13 @@ def test_the_stored_json_has_the_keys_rows_were_always_stored_with() -> None:
         },
         "cards": [{"index": 0, "at": 8}],
     }
+
+
+def test_a_row_stored_before_the_cache_counts_reads_back_with_none_cached() -> None:
+    state = _saved().to_json() | {"usage": [30, 12]}
+
+    usage = SavedTurn.from_json(state).usage
+    assert usage.as_list() == [30, 12, 0, 0]
 
 
 def test_a_saved_turn_without_a_parsed_reply_stores_none() -> None:

@@ -8,7 +8,7 @@ import socket
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 
@@ -17,10 +17,10 @@ from pagechat.models.base import (
     AssistantTurn,
     ModelEvent,
     ModelFinish,
+    ModelMessage,
     ModelRequest,
     ModelToolCall,
     TextDelta,
-    TokenUsage,
     ToolCallPart,
     ToolResultPart,
     ToolResultsTurn,
@@ -201,9 +201,112 @@ async def test_usage_has_input_from_message_start_and_output_from_message_delta(
 
     events = await collect(model.stream(ask()))
 
-    assert events[-1] == ModelFinish(
-        stop_reason="end_turn", usage=TokenUsage(input_tokens=1234, output_tokens=56)
+    finish = events[-1]
+    assert isinstance(finish, ModelFinish) and finish.stop_reason == "end_turn"
+    assert (finish.usage.input_tokens, finish.usage.output_tokens) == (1234, 56)
+
+
+def _unmarked(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages without their cache breakpoints (tested on their own below)."""
+    return [
+        {
+            **m,
+            "content": [{k: v for k, v in b.items() if k != "cache_control"} for b in m["content"]],
+        }
+        for m in messages
+    ]
+
+
+# -- prompt caching --------------------------------------------------------------
+
+
+STABLE = "You are Horizon's assistant. " * 40
+
+
+def _turn(context: str, *history: ModelMessage) -> ModelRequest:
+    system = f"{STABLE}\n\n## Page context\n{context}"
+    return ModelRequest(
+        system=system, messages=list(history), tools=[SEARCH], cache_prefix=len(STABLE)
     )
+
+
+async def test_the_stable_prompt_and_the_history_end_in_cache_breakpoints(
+    fake: FakeAnthropic, model: AnthropicModel
+) -> None:
+    fake.add(reply("Done."))
+    await collect(
+        model.stream(
+            _turn("Report 3.", UserTurn("Hi"), AssistantTurn("Hello"), UserTurn("Summarise it"))
+        )
+    )
+
+    sent = fake.requests[0]
+    assert sent["system"] == [
+        {"type": "text", "text": STABLE, "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": "## Page context\nReport 3."},
+    ]
+    marked = [
+        (i, block["text"])
+        for i, message in enumerate(sent["messages"])
+        for block in message["content"]
+        if "cache_control" in block
+    ]
+    assert marked == [(2, "Summarise it")]
+
+
+async def test_a_continue_prefill_is_not_a_breakpoint_the_question_before_it_is(
+    fake: FakeAnthropic, model: AnthropicModel
+) -> None:
+    fake.add(reply(" more."))
+    await collect(
+        model.stream(_turn("x", UserTurn("Go"), AssistantTurn("Half of it", partial=True)))
+    )
+
+    user, prefill = fake.requests[0]["messages"]
+    assert user["content"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert "cache_control" not in prefill["content"][-1]
+
+
+async def test_a_second_turn_on_the_same_page_reads_the_prompt_from_the_cache(
+    fake: FakeAnthropic, model: AnthropicModel
+) -> None:
+    fake.add(reply("First.", input_tokens=5000), reply("Second.", input_tokens=5000))
+    first = await collect(model.stream(_turn("Report 3.", UserTurn("Summarise it"))))
+    history = (UserTurn("Summarise it"), AssistantTurn("First."), UserTurn("And the methods?"))
+    second = await collect(model.stream(_turn("Report 3.", *history)))
+
+    one, two = (e[-1].usage for e in (first, second) if isinstance(e[-1], ModelFinish))
+    assert one.cache_read_tokens == 0 and one.cache_write_tokens > len(STABLE) // 4
+    # Tools, the stable prompt, the page context and the first question come from the cache.
+    assert two.cache_read_tokens >= one.cache_write_tokens
+    assert two.input_tokens == 5000 and two.cache_write_tokens > 0
+
+
+async def test_a_changed_page_context_still_reads_the_stable_prompt_from_the_cache(
+    fake: FakeAnthropic, model: AnthropicModel
+) -> None:
+    fake.add(reply("A.", input_tokens=5000), reply("B.", input_tokens=5000))
+    await collect(model.stream(_turn("Report 3.", UserTurn("Summarise it"))))
+    events = await collect(model.stream(_turn("Report 4.", UserTurn("Summarise it"))))
+
+    usage = events[-1].usage if isinstance(events[-1], ModelFinish) else None
+    assert usage is not None and len(STABLE) // 4 <= usage.cache_read_tokens < 5000
+    assert fake.requests[0]["system"][0] == fake.requests[1]["system"][0]
+
+
+async def test_prompt_cache_off_sends_the_system_prompt_as_one_string(fake: FakeAnthropic) -> None:
+    fake.add(reply("Done."))
+    model = AnthropicModel(
+        "claude-haiku-4-5", api_key="test", base_url=fake.base_url, prompt_cache=False
+    )
+    try:
+        await collect(model.stream(_turn("Report 3.", UserTurn("Hi"))))
+    finally:
+        await model.aclose()
+
+    sent = fake.requests[0]
+    assert sent["system"] == f"{STABLE}\n\n## Page context\nReport 3."
+    assert "cache_control" not in str(sent["messages"])
 
 
 async def test_pings_are_ignored(fake: FakeAnthropic, model: AnthropicModel) -> None:
@@ -318,7 +421,11 @@ async def test_request_body_has_the_messages_api_shape(
                             "content": "boom",
                             "is_error": True,
                         },
-                        {"type": "text", "text": "And newer ones?"},
+                        {
+                            "type": "text",
+                            "text": "And newer ones?",
+                            "cache_control": {"type": "ephemeral"},
+                        },
                     ],
                 },
             ],
@@ -352,7 +459,7 @@ async def test_consecutive_turns_of_one_role_are_merged_and_empty_ones_dropped(
     await collect(model.stream(request))
 
     assert "system" not in fake.requests[0]
-    assert fake.requests[0]["messages"] == [
+    assert _unmarked(fake.requests[0]["messages"]) == [
         {
             "role": "user",
             "content": [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}],
@@ -378,7 +485,7 @@ async def test_tool_results_go_first_in_their_user_message(
 
     await collect(model.stream(request))
 
-    assert fake.requests[0]["messages"][2] == {
+    assert _unmarked(fake.requests[0]["messages"])[2] == {
         "role": "user",
         "content": [
             {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": False},

@@ -38,6 +38,7 @@ from tests.fakes.openai_server import (
     Done,
     FakeOpenAI,
     Reply,
+    Usage,
     closed_port_url,
     cut,
     error_mid_stream,
@@ -179,6 +180,18 @@ async def test_usage_comes_from_the_final_chunk(server: FakeOpenAI, model: OpenA
     server.push(text("Hi", usage=(321, 45)))
     usage = _finish(await _events(model)).usage
     assert (usage.input_tokens, usage.output_tokens) == (321, 45)
+
+
+async def test_cached_prompt_tokens_are_read_from_the_usage_details(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    server.push(Reply((*text("Hi").steps[:-2], Usage(2048, 5, cached_tokens=1920), Done())))
+    usage = _finish(await _events(model)).usage
+    assert (usage.input_tokens, usage.cache_read_tokens, usage.cache_write_tokens) == (
+        2048,
+        1920,
+        0,
+    )
 
 
 # --- the request ----------------------------------------------------------

@@ -9,7 +9,7 @@ from pagechat.pages import (
     ServerAction,
     TabConfig,
 )
-from pagechat.pages.prompt import FORMAT_RULES, build_system_prompt
+from pagechat.pages.prompt import FORMAT_RULES, build_system_prompt, stable_prompt
 
 
 def _noop(data: dict[str, Any], context: Any) -> None:
@@ -54,15 +54,28 @@ def test_the_sections_come_in_the_documented_order() -> None:
         "BASE RULES.",
         "YOU ARE A STREAM EDITOR.",
         "THE RETRIEVAL TAB PERSONA.",
-        "PAGE STATE.",
         "PROPOSE SCHEMAS LIKE THIS.",
         "PROPOSE QUERIES.",
         "## Actions you may suggest",
         FORMAT_RULES,
+        "PAGE STATE.",
     ]
     positions = [prompt.index(p) for p in pieces]
     assert positions == sorted(positions)
-    assert prompt.startswith("BASE RULES.") and prompt.endswith(FORMAT_RULES)
+    assert prompt.startswith("BASE RULES.")
+    assert prompt.endswith("<page_context>\nPAGE STATE.\n</page_context>")
+
+
+def test_the_prompt_before_the_page_context_is_the_same_whatever_the_page_shows() -> None:
+    first, second = _prompt("retrieval", context="ONE STATE."), _prompt("retrieval", context="TWO.")
+    stable = stable_prompt(
+        base_instructions="BASE RULES.",
+        page=PAGE,
+        active_tab="retrieval",
+        payloads=PAGE.payloads_for("retrieval"),
+    )
+    assert first.startswith(stable + "\n\n## Page context") and second.startswith(stable)
+    assert "ONE STATE." not in stable and first != second
 
 
 def test_the_context_names_the_page_and_tab_and_is_marked_as_data() -> None:

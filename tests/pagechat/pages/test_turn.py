@@ -159,3 +159,13 @@ def test_escaped_page_text_still_reads_as_what_the_page_shows() -> None:
     setup = prepare_turn({"current_page": "custom", "q": "CRISPR <b>& Cas9"}, is_admin=False)
 
     assert "Query: CRISPR &lt;b&gt;&amp; Cas9" in setup.system_prompt
+
+
+def test_the_cache_prefix_ends_where_the_page_context_begins() -> None:
+    register_page("edit", context_builder=lambda ctx: f"Stream {ctx['stream']}.")
+    one = prepare_turn({"current_page": "edit", "stream": 1}, is_admin=False)
+    two = prepare_turn({"current_page": "edit", "stream": 2}, is_admin=False)
+    prefix = one.system_prompt[: one.cache_prefix]
+    assert prefix == two.system_prompt[: two.cache_prefix]
+    assert one.system_prompt[one.cache_prefix :].lstrip().startswith("## Page context")
+    assert "Stream 1." not in prefix

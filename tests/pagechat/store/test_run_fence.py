@@ -7,6 +7,7 @@ wrote it. On SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+from pagechat.protocol import Usage
 from pagechat.store import AssistantRecord
 from pagechat.store.base import RunFence, TurnIds
 from tests.pagechat.store.conftest import Setup
@@ -105,3 +106,18 @@ async def test_a_write_without_a_fence_is_not_held_back(s: Setup) -> None:
     await s.store.finish_turn(assistant_message_id=mid, record=_record("hi", "complete", None))
 
     assert await _answer(s, ids) == ("hi", "complete")
+
+
+async def test_an_end_the_fence_refused_counts_no_tokens(s: Setup) -> None:
+    ids = await s.store.begin_turn(user=s.alice, conversation_id=None, message="q", run_id="r1")
+    mid = ids.assistant_message_id
+    new = _record("w0 w1 ", "complete", RunFence("r1", 1))
+    new.usage = Usage(input_tokens=50, output_tokens=8)
+    await s.store.finish_turn(assistant_message_id=mid, record=new)
+
+    old = _record("w0 ", "complete", RunFence("r1", 0))
+    old.usage = Usage(input_tokens=25, output_tokens=40)
+    await s.store.finish_turn(assistant_message_id=mid, record=old)
+
+    [row] = await s.store.usage(by=["user"])
+    assert (row.answers, row.input_tokens, row.output_tokens) == (1, 50, 8)

@@ -28,7 +28,7 @@ describe("parseStreamEvent", () => {
         output: "4 hits",
         payload: { type: "hits", data: { n: 4 } },
         approval: null,
-        usage: { input_tokens: 25, output_tokens: 6 },
+        usage: { input_tokens: 25, output_tokens: 6, cache_read_tokens: 0, cache_write_tokens: 25 },
       },
       { type: "error", message: "Overloaded", code: "overloaded" },
       { type: "cancelled" },

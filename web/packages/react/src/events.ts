@@ -11,6 +11,7 @@ import type {
   SuggestedAction,
   SuggestedValue,
   ToolHistoryEntry,
+  Usage,
 } from "./types";
 
 type Json = Record<string, unknown>;
@@ -107,10 +108,17 @@ function _approval(value: unknown, where: string): ApprovalPublic {
 function _usage(value: unknown): ChatResponsePayload["usage"] {
   if (value == null) return null;
   const o = _object(value, "usage");
-  const input = o.input_tokens ?? 0;
-  const output = o.output_tokens ?? 0;
-  if (typeof input !== "number" || typeof output !== "number") throw new _Invalid("usage is not a count of tokens");
-  return { input_tokens: input, output_tokens: output };
+  const count = (key: keyof Usage): number => {
+    const c = o[key] ?? 0;
+    if (typeof c !== "number") throw new _Invalid("usage is not a count of tokens");
+    return c;
+  };
+  return {
+    input_tokens: count("input_tokens"),
+    output_tokens: count("output_tokens"),
+    cache_read_tokens: count("cache_read_tokens"),
+    cache_write_tokens: count("cache_write_tokens"),
+  };
 }
 
 function _response(value: unknown): ChatResponsePayload {

@@ -69,7 +69,15 @@ const responsePayload: fc.Arbitrary<ChatResponsePayload> = fc.record({
   tool_history: fc.array(historyEntry, { maxLength: 3 }),
   conversation_id: fc.option(fc.constantFrom("c1", "c2"), { nil: null }),
   message_id: fc.option(fc.constantFrom("m1", "m2", "m3"), { nil: null }),
-  usage: fc.option(fc.record({ input_tokens: fc.nat(), output_tokens: fc.nat() }), { nil: null }),
+  usage: fc.option(
+    fc.record({
+      input_tokens: fc.nat(),
+      output_tokens: fc.nat(),
+      cache_read_tokens: fc.nat(),
+      cache_write_tokens: fc.nat(),
+    }),
+    { nil: null },
+  ),
   warnings: fc.array(fc.string({ maxLength: 10 }), { maxLength: 2 }),
   stop_reason: fc.constantFrom(null, "end_turn", "max_tokens"),
 });
@@ -354,7 +362,7 @@ const turn: fc.Arbitrary<Turn> = fc
       tool_history: history,
       conversation_id: "c1",
       message_id: "m2",
-      usage: { input_tokens: 1, output_tokens: 2 },
+      usage: { input_tokens: 1, output_tokens: 2, cache_read_tokens: 0, cache_write_tokens: 0 },
       warnings,
       stop_reason: "end_turn",
     };

@@ -13,6 +13,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
 
+from pagechat.chat.titles import title_question
 from pagechat.models import (
     AssistantTurn,
     Model,
@@ -26,6 +27,7 @@ from pagechat.models import (
 
 from .plans import plan
 from .situation import read_situation
+from .titles import offline_title
 
 DEFAULT_DELAY = 0.012
 """Seconds between streamed chunks: enough for the UI to visibly stream."""
@@ -50,6 +52,12 @@ class OfflineModel(Model):
         self._delay = delay
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        if request.purpose == "title":
+            title = offline_title(title_question(request)) or ""
+            if title:
+                yield TextDelta(text=title)
+            yield ModelFinish(stop_reason="end_turn", usage=TokenUsage(0, len(title) // 4))
+            return
         situation = read_situation(request)
         step = plan(situation)
         text = step.text

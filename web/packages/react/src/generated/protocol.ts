@@ -22,6 +22,30 @@ export interface ActionResult {
   data: unknown;
 }
 
+/**
+ * Each `data-*` part pagechat sends a `useChat` app, by its name (the part's type
+ * without `data-`); in TypeScript `UIMessage<AiSdkMessageMetadata, AiSdkDataTypes>`.
+ */
+export interface AiSdkDataParts {
+  "pagechat-progress": ToolProgressData;
+  "pagechat-status": StatusData;
+  "pagechat-payload": CustomPayload;
+  "pagechat-suggested-values": SuggestedValuesData;
+  "pagechat-suggested-actions": SuggestedActionsData;
+  "pagechat-choices": ChoicesData;
+}
+
+/**
+ * The message metadata of an answer streamed to a `useChat` app: its ids on `start`,
+ * and with `finish` its usage and why it stopped.
+ */
+export interface AiSdkMessageMetadata {
+  conversation_id: string | null;
+  message_id: string | null;
+  usage: Usage | null;
+  stop_reason: string | null;
+}
+
 /** The body of `POST /api/chat/approvals/{approval_id}`. */
 export interface ApprovalDecisionRequest {
   decision: "approved" | "denied";
@@ -121,6 +145,21 @@ export interface ChatResponsePayload {
   usage: Usage | null;
   warnings: string[];
   stop_reason: string | null;
+}
+
+/** One button of a choices block: the label shown and the value sent. */
+export interface ChoiceOptionData {
+  label: string;
+  value: string;
+}
+
+/**
+ * `data-pagechat-choices`, one per ```` ```choices ```` block of the answer (its text
+ * holds the block too): a question and its options.
+ */
+export interface ChoicesData {
+  question: string;
+  options: ChoiceOptionData[];
 }
 
 /** Stream event: the answer is done; the full response and its payloads. */
@@ -264,6 +303,11 @@ export interface PayloadErrorData {
   details: string;
 }
 
+/** `data-pagechat-status` (transient: `onData` only): a status line while the model works. */
+export interface StatusData {
+  message: string;
+}
+
 /** Stream event: a status line to show while the model works. */
 export interface StatusEvent {
   type: "status";
@@ -293,10 +337,20 @@ export interface SuggestedAction {
   style: "primary" | "secondary" | "warning" | null;
 }
 
+/** `data-pagechat-suggested-actions`: the answer's buttons (client or server actions). */
+export interface SuggestedActionsData {
+  actions: SuggestedAction[];
+}
+
 /** A chip the user can click to send `value` as their next message. */
 export interface SuggestedValue {
   label: string;
   value: string;
+}
+
+/** `data-pagechat-suggested-values`: chips the user can click to send their `value`. */
+export interface SuggestedValuesData {
+  values: SuggestedValue[];
 }
 
 /** Stream event: the next piece of the answer's text. */
@@ -337,6 +391,18 @@ export interface ToolHistoryEntry {
   in_answer: boolean;
 }
 
+/**
+ * `data-pagechat-progress` (its part id the tool call's, so it is replaced as the
+ * tool goes on): a running tool's progress.
+ */
+export interface ToolProgressData {
+  tool_call_id: string;
+  tool: string;
+  stage: string;
+  message: string;
+  progress: number | null;
+}
+
 /** Stream event: a running tool's progress. */
 export interface ToolProgressEvent {
   type: "tool_progress";
@@ -361,6 +427,8 @@ export interface ToolStartEvent {
 export interface Usage {
   input_tokens: number;
   output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
 }
 
 /** The signed-in user as the client sees them. */

@@ -3,8 +3,8 @@
 An answer's checkpoints and end carry their run's takeover epoch (`RunFence`); a write
 lands only while the answer still belongs to that run and no newer owner has written it.
 
-Revision ID: pagechat_0010
-Revises: pagechat_0008
+Revision ID: pagechat_0011
+Revises: pagechat_0010
 Create Date: 2026-11-28
 """
 
@@ -15,9 +15,10 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "pagechat_0010"
-# 0009 is being written on another branch (sessions); whichever merges second revises the other.
-down_revision: str | Sequence[str] | None = "pagechat_0008"
+revision: str = "pagechat_0011"
+# After main's pagechat_0010 (turn_usage); 0009 is another branch's (sessions): whichever
+# merges later is chained after the other.
+down_revision: str | Sequence[str] | None = "pagechat_0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

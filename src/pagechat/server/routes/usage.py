@@ -1,0 +1,39 @@
+"""`GET /api/admin/usage`: the tokens answers used, by user, model and day, for admins."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import date
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Response
+
+from ...store.usage import GROUPINGS, Grouping, usage_csv
+from ..deps import AdminUser
+from .conversations import StoreDep
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api/admin", tags=["admin"])
+
+
+@router.get("/usage", response_model=None)
+async def usage(
+    _: AdminUser,
+    store: StoreDep,
+    by: Annotated[list[Grouping] | None, Query()] = None,
+    since: date | None = None,
+    until: date | None = None,
+    format: Literal["json", "csv"] = "json",
+) -> dict[str, object] | Response:
+    """Token sums grouped `by` user, model and/or day (default: all three), for the days
+    `since`..`until` (included); cached-prompt tokens apart. `format=csv` for a sheet."""
+    groups = by or list(GROUPINGS)
+    rows = await store.usage(by=groups, since=since, until=until)
+    if format == "csv":
+        return Response(
+            usage_csv(rows, groups),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="pagechat-usage.csv"'},
+        )
+    return {"by": groups, "rows": [asdict(r) for r in rows]}

@@ -1,0 +1,132 @@
+"""AiSdkStream: each kind of run event told as UI message stream chunks, read by the AI
+SDK's own reader (its chunk schema, then `readUIMessageStream`)."""
+
+from __future__ import annotations
+
+from pagechat.aisdk import DONE, AiSdkStream
+from pagechat.events import (
+    ApprovalRequested,
+    ApprovalResolved,
+    Cancelled,
+    Complete,
+    Error,
+    RunEvent,
+    Status,
+    TextDelta,
+    ToolComplete,
+    ToolStart,
+    ToolUpdate,
+)
+from pagechat.protocol import ChatResponsePayload, SuggestedAction
+from tests.support.ai_sdk import UiRead, read_ui_stream
+
+
+def _told(stream: AiSdkStream, events: list[RunEvent]) -> tuple[bytes, UiRead]:
+    body = stream.opening() + b"".join(stream.render(i, e) for i, e in enumerate(events, 1))
+    read = read_ui_stream(body.decode())
+    return body, read
+
+
+def test_every_kind_of_event_is_a_chunk_the_sdk_reads() -> None:
+    stream = AiSdkStream(conversation_id="c1", message_id="m1")
+    payload = ChatResponsePayload(
+        message="Look.[[tool:0]]Done.",
+        suggested_actions=[SuggestedAction(label="Apply", action="apply", handler="server")],
+        conversation_id="c1",
+        message_id="m1",
+        stop_reason="max_tokens",
+    )
+    body, read = _told(
+        stream,
+        [
+            Status(message="Thinking"),
+            TextDelta(text="Look."),
+            ToolStart(tool="search", input={"q": "x"}, tool_use_id="t1"),
+            ToolUpdate(tool="search", stage="s", message="half", progress=0.5),
+            ToolComplete(tool="search", index=0, output="found"),
+            TextDelta(text="[[tool:0]]"),
+            TextDelta(text="Done."),
+            ApprovalResolved(approval_id="a", status="approved"),
+            Complete(payload=payload),
+        ],
+    )
+    assert read.error is None, read.error
+    assert body.endswith(DONE) and body.count(DONE) == 1
+    assert read.message is not None and read.message["id"] == "m1"
+    assert [p["text"] for p in read.parts("text")] == ["Look.", "Done."]
+    (actions,) = read.parts("data-pagechat-suggested-actions")
+    assert actions["data"]["actions"][0]["action"] == "apply"
+    assert read.chunks[-1] == {
+        "type": "finish",
+        "finishReason": "length",
+        "messageMetadata": {
+            "conversation_id": "c1",
+            "message_id": "m1",
+            "usage": None,
+            "stop_reason": "max_tokens",
+        },
+    }
+
+
+def test_a_stopped_run_ends_with_abort() -> None:
+    body, read = _told(AiSdkStream(conversation_id="c1"), [TextDelta(text="Half"), Cancelled()])
+    assert read.error is None, read.error
+    assert read.types[-3:] == ["text-end", "finish-step", "abort"]
+    assert body.endswith(DONE)
+
+
+def test_an_error_and_an_unsendable_stream_end_with_the_sdks_error() -> None:
+    _, read = _told(AiSdkStream(conversation_id="c1"), [Error(message="boom", code="timeout")])
+    assert read.types[-1] == "error" and read.chunks[-1]["errorText"] == "boom"
+    assert read.error == "boom"  # what useChat's `error` says
+
+    failed = AiSdkStream(conversation_id="c1").failed()
+    assert read_ui_stream(failed.decode()).types == ["start", "error"]
+    assert failed.endswith(DONE)
+
+
+def test_a_client_tool_call_ends_the_stream_for_on_tool_call() -> None:
+    event = ApprovalRequested(
+        approval_id="a1", tool="read_field", input={"field": "title"}, tool_use_id="fe-1"
+    )
+    _, read = _told(AiSdkStream(conversation_id="c1", frontend_tools=["read_field"]), [event])
+    assert read.error is None, read.error
+    (tool,) = read.parts("tool-read_field")
+    assert tool["state"] == "input-available"
+    assert "tool-approval-request" not in read.types
+
+
+def test_a_resumed_run_leaves_out_the_answer_the_client_holds() -> None:
+    stream = AiSdkStream(conversation_id="c1", resumed="approval", resumed_call="t1")
+    replay: list[RunEvent] = [
+        TextDelta(text="Before."),
+        ApprovalResolved(approval_id="a1", status="approved"),
+        ToolStart(tool="close", input={}, tool_use_id="t1"),
+        ToolUpdate(tool="close", message="closing"),
+        ToolComplete(tool="close", index=0, output="closed"),
+        TextDelta(text="After."),
+    ]
+    chunks = [c for e in replay for c in stream.translate(e)]
+    assert [c["type"] for c in chunks] == [
+        "data-pagechat-progress",
+        "tool-output-available",
+        "text-start",
+        "text-delta",
+    ]
+    # The decided call is the client's part: its progress and output name it.
+    assert chunks[0]["id"] == chunks[0]["data"]["tool_call_id"] == "t1"
+    assert chunks[1]["toolCallId"] == "t1"
+
+
+def test_the_decided_call_is_told_on_the_clients_part_whatever_its_id() -> None:
+    # A client that rebuilt the waiting answer after a reload names the call its own way.
+    stream = AiSdkStream(conversation_id="c1", resumed="approval", resumed_call="rebuilt-1")
+    replay: list[RunEvent] = [
+        ApprovalResolved(approval_id="a1", status="approved"),
+        ToolStart(tool="close", input={}, tool_use_id="t1"),
+        ToolComplete(tool="close", index=0, output="closed"),
+    ]
+    chunks = [c for e in replay for c in stream.translate(e)]
+    assert chunks == [
+        {"type": "tool-output-available", "toolCallId": "rebuilt-1", "output": "closed"}
+    ]
