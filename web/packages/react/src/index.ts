@@ -1,5 +1,6 @@
 // pagechat's reusable chat UI. Nothing here imports an app built on it.
 export { ChatTray, type ChatTrayProps } from "./ChatTray";
+export { Button, type ButtonProps, type ButtonSize, type ButtonVariant } from "./components/Button";
 export { Hints, type HintsProps } from "./components/Hints";
 export { Markdown, type MarkdownProps } from "./components/Markdown";
 export { useSendMessage } from "./components/SendContext";

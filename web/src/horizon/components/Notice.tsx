@@ -1,3 +1,4 @@
+import { Button } from "@pagechat/react";
 import { X } from "lucide-react";
 
 export interface NoticeProps {
@@ -14,9 +15,9 @@ export function Notice({ tone, text, onDismiss, action }: NoticeProps) {
     <div className="hz-notice" data-tone={tone} role={tone === "error" ? "alert" : "status"}>
       <span>{text}</span>
       {action && (
-        <button type="button" onClick={action.run}>
+        <Button variant="secondary" size="sm" onClick={action.run}>
           {action.label}
-        </button>
+        </Button>
       )}
       {onDismiss && (
         <button type="button" className="hz-icon-button" aria-label="Dismiss message" title="Dismiss message" onClick={onDismiss}>

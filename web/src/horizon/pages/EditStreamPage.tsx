@@ -1,3 +1,4 @@
+import { Button } from "@pagechat/react";
 import { useMemo, useState } from "react";
 import type { ActionResult, ClientActionHandler, PagePayloadHandler, PayloadConversation } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
@@ -153,9 +154,9 @@ export function EditStreamPage({ id }: { id: number }) {
         <div className="hz-error" role="alert">
           <p>Could not load this stream: {edited.loadError.message}</p>
           <div className="hz-row">
-            <button type="button" onClick={edited.reload}>
+            <Button variant="secondary" onClick={edited.reload}>
               Retry
-            </button>
+            </Button>
             <Link to={paths.streams()}>All streams</Link>
           </div>
         </div>
@@ -231,12 +232,12 @@ export function EditStreamPage({ id }: { id: number }) {
           <span className="hz-save-state" aria-live="polite">
             {unsaved ? "Unsaved changes" : "All changes saved"}
           </span>
-          <button type="submit" data-style="primary" disabled={!unsaved || saving || draft.name.trim() === ""}>
+          <Button type="submit" variant="primary" disabled={!unsaved || saving || draft.name.trim() === ""}>
             {saving ? "Saving…" : "Save"}
-          </button>
-          <button type="button" disabled={!unsaved || saving} onClick={edited.discard}>
+          </Button>
+          <Button variant="secondary" disabled={!unsaved || saving} onClick={edited.discard}>
             Discard changes
-          </button>
+          </Button>
         </div>
       </form>
     </section>

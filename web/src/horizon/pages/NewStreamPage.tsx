@@ -1,3 +1,4 @@
+import { Button } from "@pagechat/react";
 import { useMemo, useState, type SubmitEvent } from "react";
 import type { PagePayloadHandler, PayloadConversation } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
@@ -142,17 +143,17 @@ export function NewStreamPage() {
           <PresentationFields draft={draft} onChange={setDraft} />
         </section>
         <div className="hz-form-footer">
-          <button type="submit" data-style="primary" disabled={saving || draft.name.trim() === ""}>
+          <Button type="submit" variant="primary" disabled={saving || draft.name.trim() === ""}>
             {saving ? "Creating…" : "Create stream"}
-          </button>
-          <button
-            type="button"
+          </Button>
+          <Button
+            variant="secondary"
             onClick={() => {
               navigate(paths.streams());
             }}
           >
             Cancel
-          </button>
+          </Button>
         </div>
       </form>
     </section>
