@@ -77,8 +77,8 @@ export function ChatTray(props: ChatTrayProps) {
   const panel = usePayloadPanel(chat, resolveHandler, context);
 
   const send = useCallback(
-    (text: string) => {
-      void sendMessage(text);
+    (text: string, sentContext?: Record<string, unknown>) => {
+      void sendMessage(text, sentContext);
       inputRef.current?.focus();
     },
     [sendMessage],

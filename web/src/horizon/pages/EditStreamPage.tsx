@@ -1,5 +1,5 @@
 import { Button } from "@pagechat/react";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { ActionResult, ClientActionHandler, PagePayloadHandler, PayloadConversation } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
 import { Link, navigate, useLocation } from "../../app/router";
@@ -127,15 +127,27 @@ export function EditStreamPage({ id }: { id: number }) {
     };
   }, [api, id, saved, setDraft, setSaved]);
 
+  // A request made on the wrong tab, asked again once its tab is open (switch_tab's `then`).
+  const pendingAsk = useRef<{ tab: Tab; text: string; send: (text: string, context: Record<string, unknown>) => void } | null>(null);
   const clientActions = useMemo(
     (): Record<Exclude<PageClientAction<"edit_stream">, "close_chat">, ClientActionHandler> => ({
-      switch_tab: (data) => {
+      switch_tab: (data, { send }) => {
         const name = data?.tab_name;
-        if (isTab(name)) navigate(paths.stream(id, name), { replace: true });
+        if (!isTab(name)) return;
+        const then = data?.then;
+        pendingAsk.current = typeof then === "string" && then.trim() !== "" ? { tab: name, text: then, send } : null;
+        navigate(paths.stream(id, name), { replace: true });
       },
     }),
     [id],
   );
+  // Sent with this render's context: the tray hears of the new tab only after this effect.
+  useEffect(() => {
+    const ask = pendingAsk.current;
+    if (ask === null || ask.tab !== tab) return;
+    pendingAsk.current = null;
+    ask.send(ask.text, context);
+  }, [tab, context]);
 
   const chat = useMemo(
     () => ({
