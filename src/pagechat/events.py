@@ -35,6 +35,7 @@ from .protocol import (
     CancelledEvent,
     ChatResponsePayload,
     CompleteEvent,
+    EntityChange,
     ErrorEvent,
     StatusEvent,
     StreamEvent,
@@ -116,6 +117,8 @@ class ToolComplete:
     index: int
     is_error: bool = False
     output: str | None = None
+    changes: list[EntityChange] | None = None
+    """What the call changed in the app (pages showing it refetch or move on)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

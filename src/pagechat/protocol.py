@@ -42,6 +42,7 @@ __all__ = [
     "ConversationUpdate",
     "CustomPayload",
     "EditRequest",
+    "EntityChange",
     "ErrorEvent",
     "ErrorResponse",
     "FeedbackPublic",
@@ -227,6 +228,15 @@ class ToolProgressEvent(_Model):
     data: Any = None
 
 
+class EntityChange(_Model):
+    """What a tool changed in the app: an entity (`report`, `stream`...) by id, created,
+    updated or deleted, so a page that shows it can refetch it or move on."""
+
+    entity: str = Field(min_length=1, max_length=100)
+    id: str = Field(min_length=1, max_length=200)
+    change: Literal["created", "updated", "deleted"]
+
+
 class ToolCompleteEvent(_Model):
     """Stream event: the tool call at `index` finished."""
 
@@ -236,6 +246,8 @@ class ToolCompleteEvent(_Model):
     is_error: bool = False
     output: str | None = None
     """What the tool returned to the model, so a live tool card can show it before `complete`."""
+    changes: list[EntityChange] | None = None
+    """What the call changed in the app (its `ToolResult.changes`); none when it changed nothing."""
 
 
 class CompleteEvent(_Model):

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from ..events import Status, TextDelta, ToolStart, ToolUpdate
 from ..models.base import StopReason, TokenUsage
 from ..models.errors import ProviderErrorKind
+from ..protocol import EntityChange
 from .pause import LoopState
 
 __all__ = [
@@ -41,6 +42,8 @@ class AgentToolComplete:
     in_answer: bool = False
     """The result's text is part of the answer (`ToolConfig.result_is_answer`): shown as
     text, with no card; no `ToolStart` came before it."""
+    changes: tuple[EntityChange, ...] = ()
+    """What the call changed in the app (`ToolResult.changes`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -363,6 +363,7 @@ async def _run_call(
         payload=result.payload,
         is_error=result.is_error,
         in_answer=in_answer,
+        changes=result.changes,
     )
 
 

@@ -344,7 +344,13 @@ class TurnRunner:
             )
         )
         self._emit(
-            ToolComplete(tool=event.tool, index=index, is_error=event.is_error, output=output)
+            ToolComplete(
+                tool=event.tool,
+                index=index,
+                is_error=event.is_error,
+                output=output,
+                changes=list(event.changes) or None,
+            )
         )
         # `_emit` showed all the text before it: the marker goes right after that.
         turn.cards.append(ToolCard(index=index, at=sum(map(len, turn.text))))

@@ -7,6 +7,7 @@ import type {
   ApprovalPublic,
   ChatResponsePayload,
   CustomPayload,
+  EntityChange,
   StreamEvent,
   SuggestedAction,
   SuggestedValue,
@@ -134,6 +135,15 @@ function _response(value: unknown): ChatResponsePayload {
   };
 }
 
+const _CHANGE_KINDS = new Set<string>(["created", "updated", "deleted"]);
+
+function _change(value: unknown, where: string): EntityChange {
+  const o = _object(value, where);
+  const change = _string(o, "change");
+  if (!_CHANGE_KINDS.has(change)) throw new _Invalid(`${where}.change is not created, updated or deleted`);
+  return { entity: _string(o, "entity"), id: _string(o, "id"), change: change as EntityChange["change"] };
+}
+
 function _progress(o: Json): number | null {
   const value = o.progress ?? null;
   if (value === null) return null;
@@ -171,6 +181,7 @@ const _READERS: { [K in StreamEvent["type"]]: (o: Json) => Extract<StreamEvent, 
     index: _index(o),
     is_error: _boolean(o, "is_error", false),
     output: _nullableString(o, "output"),
+    changes: o.changes === undefined || o.changes === null ? null : _list(o, "changes", _change),
   }),
   complete: (o) => ({ type: "complete", payload: _response(o.payload) }),
   error: (o) => ({ type: "error", message: _string(o, "message"), code: _nullableString(o, "code") }),

@@ -35,7 +35,8 @@ export { schemaCardModel, type CardModel, type CardValue, type CardField, type C
 export { resolveCardHandler, schemaPayloadHandler } from "./schemaPayload";
 export type { PayloadTypeCatalog, PayloadTypeInfo } from "./payloadTypes";
 export { builtinClientActions, type ClientActionHandler, type ClientActionHelpers, type ClientActions } from "./clientActions";
-export { parseChoices, type Choices } from "./choices";
+export { choicesAsText, parseChoices, type Choices } from "./choices";
+export { announceChanges, onEntityChanges } from "./changes";
 export { splitToolMarkers } from "./markers";
 export type * from "./types";
 export { csrfToken, CSRF_HEADER, withCsrf } from "./csrf";

@@ -99,6 +99,7 @@ const streamEvent: fc.Arbitrary<StreamEvent> = fc.oneof(
     ),
     is_error: fc.boolean(),
     output: fc.option(anyText, { nil: null }),
+    changes: fc.constant(null),
   }),
   fc.record({ type: fc.constant("complete" as const), payload: responsePayload }),
   fc.record({ type: fc.constant("error" as const), message: anyText, code: fc.option(fc.string({ maxLength: 8 }), { nil: null }) }),
@@ -233,7 +234,7 @@ describe("chatReducer on arbitrary action sequences", () => {
       const actions = [
         { type: "send", message: emptyMessage("u1", "user", "hi") },
         { type: "event", event: { type: "tool_start", tool: "search", input: {}, tool_use_id: "t1" }, id: 1 },
-        { type: "event", event: { type: "tool_complete", tool: "search", index, is_error: false, output: "found" }, id: 2 },
+        { type: "event", event: { type: "tool_complete", tool: "search", index, is_error: false, output: "found", changes: null }, id: 2 },
       ] satisfies ChatAction[];
       expect(actions.reduce(chatReducer, initialChatState).liveTools).toEqual([
         { tool_name: "search", input: {}, tool_use_id: "t1", is_error: false, output: "found", done: true },
@@ -322,7 +323,7 @@ const turn: fc.Arbitrary<Turn> = fc
         const index = history.length;
         events.push({ type: "tool_start", tool: call.name, input: call.input, tool_use_id: call.id });
         for (const p of call.progress) events.push({ type: "tool_progress", tool: call.name, data: null, ...p });
-        events.push({ type: "tool_complete", tool: call.name, index, is_error: call.isError, output: call.output });
+        events.push({ type: "tool_complete", tool: call.name, index, is_error: call.isError, output: call.output, changes: null });
         const marker = `[[tool:${String(index)}]]`;
         events.push({ type: "text_delta", text: marker });
         message += marker;
