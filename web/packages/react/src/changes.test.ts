@@ -14,10 +14,13 @@ describe("entity changes", () => {
 
     // Another tab: its own channel of the same name.
     const other = new BroadcastChannel("pagechat:changes");
-    other.postMessage([{ entity: "stream", id: "1", change: "updated" }, { junk: true }]);
+    other.postMessage({ from: "another tab", changes: [{ entity: "stream", id: "1", change: "updated" }, { junk: true }] });
     await expect.poll(() => heard.length).toBe(2);
     expect(heard[1]).toEqual([{ entity: "stream", id: "1", change: "updated" }]);
     other.close();
+    // This tab's own announcement comes back on the channel too, and is not heard twice.
+    await new Promise((done) => setTimeout(done, 50));
+    expect(heard).toHaveLength(2);
     stop();
     announceChanges([deleted]);
     expect(heard).toHaveLength(2);

@@ -6,6 +6,9 @@ import type { EntityChange } from "./types";
 const EVENT = "pagechat:changes";
 const CHANNEL = "pagechat:changes";
 
+/** This tab: its own messages come back to its listeners' channels, and are ignored there. */
+const TAB = Math.random().toString(36).slice(2);
+
 let channel: BroadcastChannel | null | undefined;
 
 function sharedChannel(): BroadcastChannel | null {
@@ -27,7 +30,7 @@ function dispatch(changes: EntityChange[]): void {
 export function announceChanges(changes: readonly EntityChange[]): void {
   if (changes.length === 0 || typeof window === "undefined") return;
   dispatch([...changes]);
-  sharedChannel()?.postMessage([...changes]);
+  sharedChannel()?.postMessage({ from: TAB, changes: [...changes] });
 }
 
 /** Calls `listener` with each batch of changes, made in this tab or another; returns the
@@ -41,7 +44,8 @@ export function onEntityChanges(listener: (changes: EntityChange[]) => void): ()
   // shared one is this tab's sender.
   const remote = typeof BroadcastChannel === "function" ? new BroadcastChannel(CHANNEL) : null;
   const fromOtherTab = (event: MessageEvent<unknown>) => {
-    if (Array.isArray(event.data)) listener(event.data.filter(isChange));
+    const { from, changes } = (event.data ?? {}) as { from?: unknown; changes?: unknown };
+    if (from !== TAB && Array.isArray(changes)) listener(changes.filter(isChange));
   };
   window.addEventListener(EVENT, local);
   remote?.addEventListener("message", fromOtherTab);

@@ -20,7 +20,7 @@ describe("parseStreamEvent", () => {
       { type: "text_delta", text: "Hello" },
       { type: "tool_start", tool: "search", input: { q: "x" }, tool_use_id: "t1" },
       { type: "tool_progress", tool: "search", stage: "fetch", message: "2 of 4", progress: 0.5, data: { n: 2 } },
-      { type: "tool_complete", tool: "search", index: 0, is_error: false, output: "4 hits" },
+      { type: "tool_complete", tool: "search", index: 0, is_error: false, output: "4 hits", changes: null },
       { type: "error", message: "Overloaded", code: "overloaded" },
       { type: "cancelled" },
     ];
