@@ -29,7 +29,12 @@ const TRIES: Record<Tab, string[]> = {
   presentation: ["Which categories should I use?", "Validate this stream"],
 };
 
-type PageNotice = Omit<NoticeProps, "onDismiss">;
+/** A notice of the page; `assistant`: about what an assistant action did (shown in the tray too). */
+type PageNotice = Omit<NoticeProps, "onDismiss"> & { assistant?: boolean };
+
+function noticeProps(notice: PageNotice): Omit<NoticeProps, "onDismiss"> {
+  return { tone: notice.tone, text: notice.text, action: notice.action };
+}
 
 /** One stream's three layers, a tab each; the assistant proposes changes to the open tab. */
 export function EditStreamPage({ id }: { id: number }) {
@@ -76,7 +81,8 @@ export function EditStreamPage({ id }: { id: number }) {
             setNotice({
               tone: "success",
               text: `Accepted the ${what} and saved it to the stream.`,
-              action: before === null ? undefined : { label: "Undo", run: () => { undo(before, what); } },
+              action: before === null ? undefined : { label: "Undo", run: () => { undo(before, what, conversation); } },
+              assistant: true,
             });
           } else {
             setNotice({ tone: "error", text: `The form has the ${what}, but saving it failed: ${result.message}. Use Save to try again.` });
@@ -88,12 +94,14 @@ export function EditStreamPage({ id }: { id: number }) {
       );
     };
     /** Puts back the fields the accept changed (the stream as it was saved before) and saves it. */
-    const undo = (before: StreamDraft, what: string) => {
+    const undo = (before: StreamDraft, what: string, conversation: PayloadConversation) => {
       setDraft((d) => ({ ...d, ...before }));
       api.call("PATCH /api/horizon/streams/{stream_id}", { path: { stream_id: id }, body: cleanDraft(before) }).then(
         (stream) => {
           setSaved(stream);
-          setNotice({ tone: "info", text: `Undone: the ${what} are no longer in the stream.` });
+          setNotice({ tone: "info", text: `Undone: the ${what} are no longer in the stream.`, assistant: true });
+          // The conversation follows: its card is no longer shown as accepted.
+          void conversation.decide("dismissed");
         },
         (e: unknown) => {
           setNotice({ tone: "error", text: `Not undone: ${e instanceof Error ? e.message : String(e)}` });
@@ -155,8 +163,9 @@ export function EditStreamPage({ id }: { id: number }) {
       payloadHandlers,
       clientActions,
       welcome: <Welcome about="I see this stream as the form shows it, unsaved edits included." tries={TRIES[tab]} />,
+      notice: notice?.assistant ? <Notice {...noticeProps(notice)} onDismiss={() => { setNotice(null); }} /> : undefined,
     }),
-    [context, payloadHandlers, clientActions, tab],
+    [context, payloadHandlers, clientActions, tab, notice],
   );
   usePageChat(chat);
 
@@ -220,7 +229,7 @@ export function EditStreamPage({ id }: { id: number }) {
       </header>
       {notice !== null && (
         <Notice
-          {...notice}
+          {...noticeProps(notice)}
           onDismiss={() => {
             setNotice(null);
           }}
