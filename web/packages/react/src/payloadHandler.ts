@@ -16,7 +16,7 @@ export interface PayloadConversation {
   runAction: (action: string, data?: Record<string, unknown>) => Promise<ActionResult>;
   /**
    * Records a new decision on this answer's card: a page that undid what an accept did says
-   * `dismissed`, so the conversation no longer shows the card as accepted.
+   * `rejected`, so the conversation (and the model) no longer take the card as accepted.
    */
   decide: (decision: PayloadDecision) => Promise<void>;
 }

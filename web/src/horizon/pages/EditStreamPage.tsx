@@ -100,8 +100,8 @@ export function EditStreamPage({ id }: { id: number }) {
         (stream) => {
           setSaved(stream);
           setNotice({ tone: "info", text: `Undone: the ${what} are no longer in the stream.`, assistant: true });
-          // The conversation follows: its card is no longer shown as accepted.
-          void conversation.decide("dismissed");
+          // The conversation follows: its card is shown as rejected, no longer accepted.
+          void conversation.decide("rejected");
         },
         (e: unknown) => {
           setNotice({ tone: "error", text: `Not undone: ${e instanceof Error ? e.message : String(e)}` });

@@ -50,8 +50,8 @@ export function NewStreamPage() {
         run: () => {
           setDraft(previous);
           setNotice({ tone: "info", text: "Undone: the form is as it was." });
-          // The conversation follows: its card is no longer shown as accepted.
-          void conversation.decide("dismissed");
+          // The conversation follows: its card is shown as rejected, no longer accepted.
+          void conversation.decide("rejected");
         },
       },
     });
