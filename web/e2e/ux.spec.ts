@@ -51,10 +51,20 @@ async function targetProblems(page: Page, scope: string, min: number): Promise<s
             problems.push(`${name(el)} is ${rect.width.toFixed(0)}×${rect.height.toFixed(0)}`);
           const top = document.elementFromPoint(Math.min(Math.max(cx, 0), window.innerWidth - 1), cy);
           const label = el.tagName === "INPUT" ? el.closest("label") : null;
-          if (top !== null && !el.contains(top) && !top.contains(el) && !(label?.contains(top) ?? false)) {
-            // Inside a scrolled list the item may sit under the list's own edge: only another
-            // component covering it counts.
-            problems.push(`${name(el)} is under ${name(top)}`);
+          // A sticky bar (a form's footer) covers what scrolls under it: scrolling frees it.
+          // Whatever is fixed (the launcher) covers it wherever the page is scrolled.
+          let sticky = false;
+          for (let n: Element | null = top; n !== null; n = n.parentElement) if (getComputedStyle(n).position === "sticky") sticky = true;
+          const covers = (over: Element | null) => over !== null && !el.contains(over) && !over.contains(el) && !(label?.contains(over) ?? false);
+          if (!sticky && covers(top)) {
+            // Under something fixed (the launcher) here: hidden only if it stays so once
+            // scrolled to the middle of the window, where a user would bring it.
+            const y = window.scrollY;
+            el.scrollIntoView({ block: "center" });
+            const moved = el.getBoundingClientRect();
+            const again = document.elementFromPoint(moved.left + moved.width / 2, moved.top + moved.height / 2);
+            window.scrollTo(0, y);
+            if (covers(again)) problems.push(`${name(el)} is under ${name(top as Element)}`);
           }
         }
       }
