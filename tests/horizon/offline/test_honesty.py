@@ -51,7 +51,7 @@ FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 
 
 def _variant(lead: str, core: str, tail: str, case: Any) -> str:
-    return case(f"{lead}{core}{tail}")
+    return str(case(f"{lead}{core}{tail}"))
 
 
 async def _turn(
@@ -119,7 +119,7 @@ async def test_deleting_something_else_is_a_plain_cant() -> None:
     assert turn.message.startswith("I can't delete streams. On this page I can: list my streams")
 
 
-UNSUPPORTED = [
+UNSUPPORTED: list[tuple[str, dict[str, Any], str]] = [
     ("email me this report", REPORTS_PAGE, "I can't email you this report."),
     ("export this report to PDF", REPORTS_PAGE, "I can't export this report to PDF."),
     ("translate the abstract into French", REPORTS_PAGE, "I can't translate the abstract"),
