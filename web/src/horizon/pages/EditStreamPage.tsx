@@ -163,7 +163,7 @@ export function EditStreamPage({ id }: { id: number }) {
       payloadHandlers,
       clientActions,
       welcome: <Welcome about="I see this stream as the form shows it, unsaved edits included." tries={TRIES[tab]} />,
-      notice: notice?.assistant ? <Notice {...noticeProps(notice)} onDismiss={() => { setNotice(null); }} /> : undefined,
+      notice: notice?.assistant ? <Notice {...noticeProps(notice)} live={false} onDismiss={() => { setNotice(null); }} /> : undefined,
     }),
     [context, payloadHandlers, clientActions, tab, notice],
   );

@@ -102,6 +102,7 @@ export function NewStreamPage() {
         notice === null || notice.tone === "error" ? undefined : (
           <Notice
             {...notice}
+            live={false}
             onDismiss={() => {
               setNotice(null);
             }}
