@@ -37,6 +37,7 @@ from .protocol import (
     ChatResponsePayload,
     CompleteEvent,
     CustomPayload,
+    EntityChange,
     ErrorEvent,
     StatusEvent,
     StreamEvent,
@@ -126,6 +127,8 @@ class ToolComplete:
     usage: Usage | None = None
     """The answer's tokens so far (every model call up to this one): the run's log holds
     all a takeover needs to store the answer as its followers saw it (chat/resume.py)."""
+    changes: list[EntityChange] | None = None
+    """What the call changed in the app (pages showing it refetch or move on)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -47,6 +47,7 @@ __all__ = [
     "ConversationUpdate",
     "CustomPayload",
     "EditRequest",
+    "EntityChange",
     "ErrorEvent",
     "ErrorResponse",
     "FeedbackPublic",
@@ -324,6 +325,15 @@ class ToolProgressEvent(_Model):
     data: Any = None
 
 
+class EntityChange(_Model):
+    """What a tool changed in the app: an entity (`report`, `stream`...) by id, created,
+    updated or deleted, so a page that shows it can refetch it or move on."""
+
+    entity: str = Field(min_length=1, max_length=100)
+    id: str = Field(min_length=1, max_length=200)
+    change: Literal["created", "updated", "deleted"]
+
+
 class ToolCompleteEvent(_Model):
     """Stream event: the tool call at `index` finished."""
 
@@ -340,6 +350,8 @@ class ToolCompleteEvent(_Model):
     usage: Usage | None = None
     """Tokens the answer has used so far, every model call up to this one: another worker
     that takes the answer over counts them in (DESIGN.md §2)."""
+    changes: list[EntityChange] | None = None
+    """What the call changed in the app (its `ToolResult.changes`); none when it changed nothing."""
 
 
 class CompleteEvent(_Model):

@@ -30,6 +30,20 @@ function problems(css: string, from: string): string[] {
   }
 }
 
+const COLOUR = /#[0-9a-f]{3,8}\b|\b(?:rgba?|hsla?|oklch|lab|lch)\(/i;
+
+/** Colours written outside a token: every colour is a custom property whose value is
+ * `light-dark(light, dark)`, so none is without its dark value. */
+function untokenedColours(css: string): string[] {
+  const found: string[] = [];
+  postcss.parse(css).walkDecls((decl) => {
+    if (!COLOUR.test(decl.value)) return;
+    const token = decl.prop.startsWith("--") && /^light-dark\(.+,.+\)$/.test(decl.value.trim());
+    if (!token) found.push(`line ${String(decl.source?.start?.line ?? "?")}: ${decl.prop}: ${decl.value}`);
+  });
+  return found;
+}
+
 describe("stylesheets", () => {
   it("finds ours", () => {
     expect(Object.keys(FILES)).toContain("/packages/react/src/chat.css");
@@ -37,6 +51,16 @@ describe("stylesheets", () => {
 
   it.each(Object.entries(FILES))("%s parses cleanly", (name, css) => {
     expect(problems(css, name)).toEqual([]);
+  });
+
+  it.each(Object.entries(FILES))("%s writes every colour as a token with a light and a dark value", (_name, css) => {
+    expect(untokenedColours(css)).toEqual([]);
+  });
+
+  it("finds a colour without a dark value", () => {
+    expect(untokenedColours(".a { background: var(--x, #fff8e1); }")).toHaveLength(1);
+    expect(untokenedColours(".a { --x: #fff; }")).toHaveLength(1);
+    expect(untokenedColours(".a { --x: light-dark(#fff, #000); color: var(--x); }")).toEqual([]);
   });
 
   it("catches a rule left open, a stray brace and a rule swallowed by an open one", () => {

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from ..events import Status, TextDelta, ToolStart, ToolUpdate
 from ..models.base import StopReason, TokenUsage
 from ..models.errors import ProviderErrorKind
+from ..protocol import EntityChange
 from .pause import LoopState
 
 __all__ = [
@@ -43,6 +44,8 @@ class AgentToolComplete:
     text, with no card; no `ToolStart` came before it."""
     usage: TokenUsage = field(default_factory=TokenUsage)
     """The turn's tokens so far: every model call up to the one that asked for this call."""
+    changes: tuple[EntityChange, ...] = ()
+    """What the call changed in the app (`ToolResult.changes`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

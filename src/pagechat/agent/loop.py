@@ -375,6 +375,7 @@ async def _run_call(
         is_error=result.is_error,
         in_answer=in_answer,
         usage=loop.usage,
+        changes=result.changes,
     )
 
 

@@ -362,6 +362,7 @@ class TurnRunner:
                 payload=entry.payload,
                 approval=entry.approval,
                 usage=usage,
+                changes=list(event.changes) or None,
             )
         )
         # `_emit` showed all the text before it: the marker goes right after that.

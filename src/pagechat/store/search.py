@@ -23,6 +23,7 @@ from sqlalchemy import Select, func, select, text
 
 from ..identity import Principal
 from ..protocol import ConversationSearchHit
+from ..tools.choices import choices_as_text
 from .core import StoreCore
 from .rows import conversation_public
 from .tables import Conversation, Message
@@ -44,8 +45,9 @@ def search_terms(query: str) -> list[str]:
 
 
 def snippet_of(text_: str, terms: list[str]) -> str:
-    """`text_` on one line, cut to the part around its first matching word."""
-    flat = " ".join(_MARKER.sub(" ", text_).split())
+    """`text_` on one line as the user read it (tool markers out, a ```` ```choices ````
+    block as its question and options), cut to the part around its first matching word."""
+    flat = " ".join(_MARKER.sub(" ", choices_as_text(text_, inline=True)).split())
     lowered = flat.casefold()
     found = [m.start() for t in terms if (m := re.search(rf"(?<![^\W_]){re.escape(t)}", lowered))]
     start = max(0, min(found, default=0) - _SNIPPET_CHARS // 4)

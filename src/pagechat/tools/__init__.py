@@ -2,6 +2,7 @@
 the registry."""
 
 from ..payloads import Payload
+from ..protocol import EntityChange
 from .chart import CHART, ChartSpecError, chart_payload, validate_chart_spec
 from .choices import PRESENT_CHOICES, choices_block
 from .execute import execute_tool, schema_error, validation_error
@@ -21,6 +22,7 @@ __all__ = [
     "CHART",
     "PRESENT_CHOICES",
     "ChartSpecError",
+    "EntityChange",
     "Payload",
     "ToolConfig",
     "ToolContext",

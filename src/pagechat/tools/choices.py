@@ -12,11 +12,12 @@ user's pick is simply their next message (decision 4).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .types import ToolConfig, ToolContext, ToolResult
 
-__all__ = ["PRESENT_CHOICES", "choices_block"]
+__all__ = ["PRESENT_CHOICES", "choices_as_text", "choices_block"]
 
 _SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -55,6 +56,35 @@ def choices_block(question: str, options: list[dict[str, str]]) -> str:
         ensure_ascii=False,
     )
     return f"```choices\n{body}\n```"
+
+
+# A ```choices block as `choices_block` writes it (any fence of three or more backticks or
+# tildes, closed by the same): where people read text (search snippets), not buttons.
+_BLOCK = re.compile(r"^(`{3,}|~{3,})[ \t]*choices\b[^\n]*\n(.*?)\n\1[ \t]*$", re.M | re.S)
+
+
+def choices_as_text(text: str, *, inline: bool = False) -> str:
+    """`text` with each valid ```` ```choices ```` block as what the user saw: its question
+    and its options' labels, one per line ("- label"), or on the question's line
+    (`inline`: "question label · label"). A block that is not valid stays as it is."""
+
+    def plain(match: re.Match[str]) -> str:
+        try:
+            data: Any = json.loads(match.group(2), strict=False)
+        except (ValueError, RecursionError):
+            return match.group(0)
+        question = data.get("question") if isinstance(data, dict) else None
+        options = data.get("options") if isinstance(data, dict) else None
+        if not isinstance(question, str) or not isinstance(options, list):
+            return match.group(0)
+        labels = [
+            o["label"] for o in options if isinstance(o, dict) and isinstance(o.get("label"), str)
+        ]
+        if inline:
+            return " ".join([question.strip(), " · ".join(labels)])
+        return "\n".join([question.strip(), *(f"- {label}" for label in labels)])
+
+    return _BLOCK.sub(plain, text)
 
 
 def _present_choices(params: dict[str, Any], context: ToolContext) -> ToolResult:

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..payloads import Payload
+from ..protocol import EntityChange
 
 __all__ = ["ToolConfig", "ToolContext", "ToolExecutor", "ToolProgress", "ToolResult"]
 
@@ -19,14 +20,22 @@ class ToolResult:
     """A tool's answer: `text` for the model, `payload` (`{type, data}`) for a UI card.
 
     `payload` may be given as a `Payload` model; it is kept as its `as_payload()` dict.
+    `changes` says what the call changed in the app (an `EntityChange` each): the
+    browser's pages that show it refetch it or move on.
     """
 
     text: str
     payload: dict[str, Any] | None
     is_error: bool
+    changes: tuple[EntityChange, ...]
 
     def __init__(
-        self, text: str, payload: dict[str, Any] | Payload | None = None, is_error: bool = False
+        self,
+        text: str,
+        payload: dict[str, Any] | Payload | None = None,
+        is_error: bool = False,
+        *,
+        changes: tuple[EntityChange, ...] | list[EntityChange] = (),
     ) -> None:
         if isinstance(payload, Payload):
             payload = payload.as_payload()
@@ -34,6 +43,7 @@ class ToolResult:
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "payload", payload)
         object.__setattr__(self, "is_error", is_error)
+        object.__setattr__(self, "changes", tuple(changes))
 
 
 @dataclass(frozen=True, slots=True)

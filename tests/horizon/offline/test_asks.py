@@ -38,7 +38,8 @@ from horizon.offline.asks import recognise
         ("What can you do?", "help", ""),
         ("", "help", ""),
         ("ok thanks", "help", ""),
-        ("Write me a sonnet about the sea", "other", ""),
+        ("Write me a sonnet about the sea", "unsupported", "write you a sonnet about the sea"),
+        ("Purple elephants dance quietly at dawn", "other", ""),
     ],
 )
 def test_asks_are_recognised(message: str, kind: str, query: str) -> None:

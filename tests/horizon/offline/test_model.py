@@ -180,7 +180,10 @@ async def test_a_schema_ask_on_another_tab_offers_to_switch_tab() -> None:
     assert turn.reply.payloads == []
     assert turn.reply.suggested_actions is not None
     [action] = turn.reply.suggested_actions
-    assert (action.action, action.data) == ("switch_tab", {"tab_name": "semantic"})
+    assert (action.action, action.data) == (
+        "switch_tab",
+        {"tab_name": "semantic", "then": "Propose a schema"},
+    )
 
 
 async def test_retrieval_queries_on_the_retrieval_tab() -> None:
@@ -330,10 +333,10 @@ async def test_help_offers_choices_the_model_understands(context: dict[str, Any]
         assert "What should I do?" not in answer.message
 
 
-async def test_an_unknown_request_gets_an_honest_answer() -> None:
+async def test_an_unsupported_request_gets_an_honest_answer() -> None:
     turn = await converse("Write me a sonnet about the sea, please")
     assert turn.calls == []
-    assert turn.message.startswith("I am not sure what you mean")
+    assert turn.message.startswith("I can't write you a sonnet about the sea. On this page I can:")
     assert OFFLINE_NOTE in turn.message
     assert "ANTHROPIC_API_KEY" in turn.message
     assert "OPENAI_API_KEY" in turn.message

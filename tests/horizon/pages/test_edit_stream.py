@@ -104,7 +104,7 @@ def test_each_tab_offers_its_own_payloads(tab: str | None, offered: list[str]) -
 def test_the_prompt_names_the_tab_and_the_switch_tab_action() -> None:
     prompt = prepare_turn(_context("presentation"), is_admin=False).system_prompt
     assert "The PRESENTATION tab (layer 3)" in prompt
-    assert "switch_tab (data: tab_name)" in prompt
+    assert "switch_tab (data: tab_name, then)" in prompt
     assert "Stream ID: 12" in prompt
 
 

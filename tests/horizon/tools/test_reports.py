@@ -9,6 +9,7 @@ import pytest
 
 from horizon.payloads import PUBMED_ARTICLE_SCHEMA
 from pagechat.agent import AgentApprovalRequested
+from pagechat.tools import EntityChange
 from tests.conftest import Account
 from tests.horizon.tools.conftest import Call
 from tests.horizon.world import World
@@ -111,5 +112,9 @@ async def test_deleting_a_report_asks_first_and_then_deletes_it(
     assert isinstance(asked, AgentApprovalRequested)
     assert asked.reason.startswith(f"Deletes report {world.alice_report} ")
     assert ran.text == f"Deleted report {world.alice_report}."
+    # The pages showing it follow: the result says what it changed.
+    assert ran.result.changes == (
+        EntityChange(entity="report", id=str(world.alice_report), change="deleted"),
+    )
     again = await call(alice, "get_report_summary", {"report_id": world.alice_report})
     assert again.result.is_error

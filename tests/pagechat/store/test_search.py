@@ -14,6 +14,8 @@ from pagechat.store import AssistantRecord, SqlChatStore, create_engine, create_
 from pagechat.store.migrate import alembic_config, upgrade_async
 from pagechat.store.search import fts5_match, search_terms, snippet_of
 from pagechat.store.users import create_user, principal_of
+from pagechat.tools import choices_block
+from pagechat.tools.choices import choices_as_text
 from tests.pagechat.store.conftest import Setup
 
 
@@ -141,6 +143,27 @@ def test_a_snippet_is_the_text_around_the_first_match_on_one_line() -> None:
     cut = snippet_of(text_, ["finding"])
     assert cut.startswith("…") and cut.endswith("…")
     assert "key finding here" in cut and "[[tool" not in cut
+
+
+async def test_a_snippet_shows_choices_as_their_question_and_options(s: Setup) -> None:
+    block = choices_block(
+        "What should I do?",
+        [
+            {"label": "List streams", "value": "List my streams"},
+            {"label": "Search PubMed", "value": "Search PubMed for CRISPR"},
+        ],
+    )
+    await _conversation(s, "hello", f"I can do a few things.\n\n{block}")
+
+    [hit] = await s.store.search_conversations(user=s.alice, terms=["streams"])
+
+    assert hit.snippet.endswith("What should I do? List streams · Search PubMed")
+    assert not any(c in hit.snippet for c in '{}"`')
+
+
+def test_an_invalid_choices_block_stays_as_written() -> None:
+    text_ = "```choices\nnot json\n```"
+    assert choices_as_text(text_) == text_
 
 
 def _before_search() -> str:

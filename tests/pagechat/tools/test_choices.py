@@ -3,7 +3,8 @@ from __future__ import annotations
 import json
 import re
 
-from pagechat.tools import PRESENT_CHOICES, ToolContext, ToolResult, execute_tool
+from pagechat.tools import PRESENT_CHOICES, ToolContext, ToolResult, choices_block, execute_tool
+from pagechat.tools.choices import choices_as_text
 
 
 async def _run(params: dict[str, object]) -> ToolResult:
@@ -36,3 +37,15 @@ async def test_present_choices_rejects_an_empty_label() -> None:
         {"question": "Q?", "options": [{"label": "", "value": "a"}, {"label": "b", "value": "b"}]}
     )
     assert result.is_error
+
+
+def test_choices_as_text_is_the_question_and_the_labels() -> None:
+    options = [{"label": "Use RSS feed", "value": "rss"}, {"label": "Agentic", "value": "a"}]
+    text = f"Two ways.\n\n{choices_block('How to add it?', options)}\n\nThen save."
+    assert (
+        choices_as_text(text)
+        == "Two ways.\n\nHow to add it?\n- Use RSS feed\n- Agentic\n\nThen save."
+    )
+    assert choices_as_text(text, inline=True) == (
+        "Two ways.\n\nHow to add it? Use RSS feed · Agentic\n\nThen save."
+    )

@@ -1,6 +1,6 @@
 import { ClipboardList } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
-import { ChatTray, createChatApi, type ClientActions, type PayloadHandlers } from "@pagechat/react";
+import { Button, ChatTray, createChatApi, type ClientActions, type PayloadHandlers } from "@pagechat/react";
 import { registerAppPayloads } from "./payloads";
 import { asProposal, ProposalCard } from "./ProposalCard";
 import type { ShellApp } from "./shellApp";
@@ -67,9 +67,9 @@ export function DemoPage({ token, onSignOut }: { token: string | null; onSignOut
       <header className="app-header">
         <h1>pagechat demo</h1>
         <span className="app-user">{email}</span>
-        <button type="button" onClick={onSignOut}>
+        <Button variant="secondary" size="sm" onClick={onSignOut}>
           Sign out
-        </button>
+        </Button>
       </header>
       <main className="app-card" aria-label="Project">
         <label>
@@ -97,7 +97,7 @@ export function DemoPage({ token, onSignOut }: { token: string | null; onSignOut
           }}
         >
           <input aria-label="New tag" value={tag} onChange={(e) => { setTag(e.target.value); }} />
-          <button type="submit">Add tag</button>
+          <Button type="submit">Add tag</Button>
         </form>
       </main>
       <ChatTray

@@ -1,5 +1,7 @@
+import { Button } from "@pagechat/react";
 import type { ReactNode } from "react";
 import { Link } from "./router";
+import { ThemeSwitch } from "./ThemeSwitch";
 
 export interface NavItem {
   to: string;
@@ -43,9 +45,10 @@ export function Layout({ brand, logo, tagline, nav, email, onSignOut, banner, ch
           ))}
         </nav>
         <span className="app-user">{email}</span>
-        <button type="button" onClick={onSignOut}>
+        <ThemeSwitch />
+        <Button variant="secondary" size="sm" onClick={onSignOut}>
           Sign out
-        </button>
+        </Button>
       </header>
       {banner}
       <main className="app-main">{children}</main>

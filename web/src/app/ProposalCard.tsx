@@ -1,3 +1,4 @@
+import { Button } from "@pagechat/react";
 import type { PayloadCallbacks } from "@pagechat/react";
 
 export interface ProjectProposal {
@@ -45,12 +46,12 @@ export function ProposalCard({ data, callbacks }: { data: unknown; callbacks: Pa
         )}
       </dl>
       <div className="app-row">
-        <button type="button" data-style="primary" onClick={() => { callbacks.onAccept(); }}>
+        <Button variant="primary" onClick={() => { callbacks.onAccept(); }}>
           Accept
-        </button>
-        <button type="button" onClick={callbacks.onReject}>
+        </Button>
+        <Button variant="secondary" onClick={callbacks.onReject}>
           Reject
-        </button>
+        </Button>
       </div>
     </div>
   );

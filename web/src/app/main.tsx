@@ -4,6 +4,9 @@ import { APPS } from "../apps";
 import { App } from "./App";
 import "./theme.css";
 import "./app.css";
+import { applyTheme, storedTheme } from "./theme";
+
+applyTheme(storedTheme());
 
 const root = document.getElementById("root");
 if (root === null) throw new Error("no #root element");

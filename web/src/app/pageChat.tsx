@@ -11,6 +11,8 @@ export interface PageChat {
   clientActions?: ClientActions;
   /** What the empty tray says on this page. */
   welcome?: ReactNode;
+  /** The page's notice about an assistant action (Undo), shown in the tray too. */
+  notice?: ReactNode;
 }
 
 const SetPageChat = createContext<(chat: PageChat) => void>(() => undefined);
@@ -43,6 +45,7 @@ export function PageChatHost({ token, onUnauthorized, title, children }: PageCha
         payloadHandlers={chat.payloadHandlers}
         clientActions={chat.clientActions}
         welcome={chat.welcome}
+        notice={chat.notice}
         getToken={getToken}
         onUnauthorized={onUnauthorized}
         title={title}

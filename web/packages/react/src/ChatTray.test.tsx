@@ -174,7 +174,7 @@ describe("ChatTray", () => {
     expect(within(card).getByText("Fetched 3 of 5")).toBeTruthy();
     expect(within(card).getByRole("progressbar").getAttribute("aria-valuenow")).toBe("60");
     expect(await within(log()).findByText("While I search")).toBeTruthy();
-    stream.send(4, { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: false, output: "Found 5 articles: ...", payload: null, approval: null, usage: null });
+    stream.send(4, { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: false, output: "Found 5 articles: ...", payload: null, approval: null, usage: null, changes: null });
     stream.send(5, { type: "text_delta", text: "[[tool:0]]" });
     await waitFor(() => {
       expect(screen.queryByRole("status", { name: "Running search_pubmed" })).toBeNull();

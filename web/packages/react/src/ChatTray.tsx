@@ -38,6 +38,9 @@ export interface ChatTrayProps {
   clientActions?: ClientActions;
   title?: string;
   welcome?: ReactNode;
+  /** The page's notice about what an assistant action did there (e.g. "Accepted …" with
+   * Undo), shown at the top of the tray too, where the user is while the tray covers the page. */
+  notice?: ReactNode;
   /** Prefix of the API; "" (default) is the page's own origin. */
   baseUrl?: string;
   /** A ready-made client (tests); otherwise one is made from baseUrl and getToken. */
@@ -77,8 +80,8 @@ export function ChatTray(props: ChatTrayProps) {
   const panel = usePayloadPanel(chat, resolveHandler, context);
 
   const send = useCallback(
-    (text: string) => {
-      void sendMessage(text);
+    (text: string, sentContext?: Record<string, unknown>) => {
+      void sendMessage(text, sentContext);
       inputRef.current?.focus();
     },
     [sendMessage],
@@ -160,6 +163,7 @@ export function ChatTray(props: ChatTrayProps) {
           onNew={startNew}
           onClose={close}
         />
+        {props.notice && <div className="pc-tray-notice">{props.notice}</div>}
         {view === "conversations" ? (
           <ConversationList api={api} currentId={chat.conversationId} onSelect={openConversation} onNew={startNew} onDeleted={onDeleted} />
         ) : (

@@ -68,15 +68,16 @@ export class ChatController {
   /**
    * Sends a user message and streams the answer. Ignored while a turn is running. A message
    * sent while a conversation loads (the one restored after a reload) waits for it, so it
-   * joins that conversation instead of starting a new one.
+   * joins that conversation instead of starting a new one. `context`, when given, is sent
+   * instead of the page context (a page that changed before the controller heard of it).
    */
-  send = async (text: string): Promise<void> => {
+  send = async (text: string, context?: Record<string, unknown>): Promise<void> => {
     if (text.trim() === "") return;
     await this.history.whenLoaded();
     const { status, conversationId } = this.store.getState();
     if (isBusy(status)) return;
     const message = emptyMessage(this.ids.next("user"), "user", text);
-    const body: ChatRequest = { message: text, context: this.getContext(), conversation_id: conversationId };
+    const body: ChatRequest = { message: text, context: context ?? this.getContext(), conversation_id: conversationId };
     await this.stream.start({ type: "send", message }, (signal) => this.api.chatStream(body, signal));
   };
 

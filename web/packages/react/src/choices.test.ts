@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseChoices } from "./choices";
+import { choicesAsText, parseChoices } from "./choices";
 
 const option = (label: string, value: string) => ({ label, value });
 const block = (value: unknown) => JSON.stringify(value);
@@ -32,5 +32,13 @@ describe("parseChoices", () => {
     ["an option not an object", block({ question: "Q", options: ["A", "B"] })],
   ])("rejects %s", (_, source) => {
     expect(parseChoices(source)).toBeNull();
+  });
+});
+
+describe("choicesAsText", () => {
+  it("writes a choices block as its question and options, and leaves an invalid one", () => {
+    const block = '```choices\n{"question": "What next?", "options": [{"label": "List", "value": "List my streams"}, {"label": "Search", "value": "s"}]}\n```';
+    expect(choicesAsText(`Pick one.\n\n${block}\n\nThanks.`)).toBe("Pick one.\n\nWhat next?\n- List\n- Search\n\nThanks.");
+    expect(choicesAsText("```choices\nnot json\n```")).toBe("```choices\nnot json\n```");
   });
 });

@@ -41,3 +41,16 @@ export function parseChoices(source: string): Choices | null {
   }
   return { question, options: parsed };
 }
+
+// A ```choices block, fenced by three or more backticks or tildes and closed by the same.
+const CHOICES_BLOCK = /^(`{3,}|~{3,})[ \t]*choices\b[^\n]*\n([\s\S]*?)\n\1[ \t]*$/gm;
+
+/** `text` with each valid ```choices block as what the user saw: the question, then each
+ * option's label on a line of its own ("- label"). An invalid block stays as written. */
+export function choicesAsText(text: string): string {
+  return text.replace(CHOICES_BLOCK, (block: string, _fence: string, body: string) => {
+    const choices = parseChoices(body);
+    if (choices === null) return block;
+    return [choices.question.trim(), ...choices.options.map((o) => `- ${o.label}`)].join("\n");
+  });
+}

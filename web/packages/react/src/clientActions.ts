@@ -3,8 +3,9 @@
 export interface ClientActionHelpers {
   /** Closes the chat tray. */
   close: () => void;
-  /** Sends a message as the user. */
-  send: (text: string) => void;
+  /** Sends a message as the user; with `context`, that page context instead of the tray's
+   * (a page that has just changed, e.g. opened a tab, before the tray has its new context). */
+  send: (text: string, context?: Record<string, unknown>) => void;
   context: Record<string, unknown>;
 }
 

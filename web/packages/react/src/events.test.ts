@@ -29,6 +29,7 @@ describe("parseStreamEvent", () => {
         payload: { type: "hits", data: { n: 4 } },
         approval: null,
         usage: { input_tokens: 25, output_tokens: 6, cache_read_tokens: 0, cache_write_tokens: 25 },
+        changes: null,
       },
       { type: "error", message: "Overloaded", code: "overloaded" },
       { type: "cancelled" },

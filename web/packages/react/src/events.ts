@@ -7,6 +7,7 @@ import type {
   ApprovalPublic,
   ChatResponsePayload,
   CustomPayload,
+  EntityChange,
   StreamEvent,
   SuggestedAction,
   SuggestedValue,
@@ -142,6 +143,15 @@ function _response(value: unknown): ChatResponsePayload {
   };
 }
 
+const _CHANGE_KINDS = new Set<string>(["created", "updated", "deleted"]);
+
+function _change(value: unknown, where: string): EntityChange {
+  const o = _object(value, where);
+  const change = _string(o, "change");
+  if (!_CHANGE_KINDS.has(change)) throw new _Invalid(`${where}.change is not created, updated or deleted`);
+  return { entity: _string(o, "entity"), id: _string(o, "id"), change: change as EntityChange["change"] };
+}
+
 function _progress(o: Json): number | null {
   const value = o.progress ?? null;
   if (value === null) return null;
@@ -182,6 +192,7 @@ const _READERS: { [K in StreamEvent["type"]]: (o: Json) => Extract<StreamEvent, 
     payload: o.payload == null ? null : _payload(o.payload, "payload"),
     approval: o.approval == null ? null : _approval(o.approval, "approval"),
     usage: _usage(o.usage),
+    changes: o.changes === undefined || o.changes === null ? null : _list(o, "changes", _change),
   }),
   complete: (o) => ({ type: "complete", payload: _response(o.payload) }),
   error: (o) => ({ type: "error", message: _string(o, "message"), code: _nullableString(o, "code") }),

@@ -1,5 +1,6 @@
 // pagechat's reusable chat UI. Nothing here imports an app built on it.
 export { ChatTray, type ChatTrayProps } from "./ChatTray";
+export { Button, type ButtonProps, type ButtonSize, type ButtonVariant } from "./components/Button";
 export { Hints, type HintsProps } from "./components/Hints";
 export { Markdown, type MarkdownProps } from "./components/Markdown";
 export { useSendMessage } from "./components/SendContext";
@@ -34,7 +35,8 @@ export { schemaCardModel, type CardModel, type CardValue, type CardField, type C
 export { resolveCardHandler, schemaPayloadHandler } from "./schemaPayload";
 export type { PayloadTypeCatalog, PayloadTypeInfo } from "./payloadTypes";
 export { builtinClientActions, type ClientActionHandler, type ClientActionHelpers, type ClientActions } from "./clientActions";
-export { parseChoices, type Choices } from "./choices";
+export { choicesAsText, parseChoices, type Choices } from "./choices";
+export { announceChanges, onEntityChanges } from "./changes";
 export { splitToolMarkers } from "./markers";
 export type * from "./types";
 export { csrfToken, CSRF_HEADER, withCsrf } from "./csrf";

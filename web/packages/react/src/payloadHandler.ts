@@ -1,7 +1,7 @@
 // What a payload handler is: how a card of a type is drawn and what a page can do with it.
 // Types only, so the built-in handlers (chartPayload.tsx) and the registry both build on it.
 import type { ReactNode } from "react";
-import type { ActionResult } from "./types";
+import type { ActionResult, PayloadDecision } from "./types";
 
 /** The conversation a card was shown in, for the work accepting it does. */
 export interface PayloadConversation {
@@ -14,6 +14,11 @@ export interface PayloadConversation {
    * in the chat exactly as one run from a chat button, so the model knows of it next turn.
    */
   runAction: (action: string, data?: Record<string, unknown>) => Promise<ActionResult>;
+  /**
+   * Records a new decision on this answer's card: a page that undid what an accept did says
+   * `rejected`, so the conversation (and the model) no longer take the card as accepted.
+   */
+  decide: (decision: PayloadDecision) => Promise<void>;
 }
 
 /** A page's named card actions (e.g. "create"), which the card's render may offer. */

@@ -110,6 +110,7 @@ const streamEvent: fc.Arbitrary<StreamEvent> = fc.oneof(
     payload: fc.constant(null),
     approval: fc.constant(null),
     usage: fc.constant(null),
+    changes: fc.constant(null),
   }),
   fc.record({ type: fc.constant("complete" as const), payload: responsePayload }),
   fc.record({ type: fc.constant("error" as const), message: anyText, code: fc.option(fc.string({ maxLength: 8 }), { nil: null }) }),
@@ -244,7 +245,7 @@ describe("chatReducer on arbitrary action sequences", () => {
       const actions = [
         { type: "send", message: emptyMessage("u1", "user", "hi") },
         { type: "event", event: { type: "tool_start", tool: "search", input: {}, tool_use_id: "t1" }, id: 1 },
-        { type: "event", event: { type: "tool_complete", tool: "search", index, is_error: false, output: "found", payload: null, approval: null, usage: null }, id: 2 },
+        { type: "event", event: { type: "tool_complete", tool: "search", index, is_error: false, output: "found", payload: null, approval: null, usage: null, changes: null }, id: 2 },
       ] satisfies ChatAction[];
       expect(actions.reduce(chatReducer, initialChatState).liveTools).toEqual([
         { tool_name: "search", input: {}, tool_use_id: "t1", is_error: false, output: "found", done: true },
@@ -333,7 +334,7 @@ const turn: fc.Arbitrary<Turn> = fc
         const index = history.length;
         events.push({ type: "tool_start", tool: call.name, input: call.input, tool_use_id: call.id });
         for (const p of call.progress) events.push({ type: "tool_progress", tool: call.name, data: null, ...p });
-        events.push({ type: "tool_complete", tool: call.name, index, is_error: call.isError, output: call.output, payload: null, approval: null, usage: null });
+        events.push({ type: "tool_complete", tool: call.name, index, is_error: call.isError, output: call.output, payload: null, approval: null, usage: null, changes: null });
         const marker = `[[tool:${String(index)}]]`;
         events.push({ type: "text_delta", text: marker });
         message += marker;

@@ -94,7 +94,7 @@ describe("chatReducer: each stream event", () => {
 
   it("tool_complete carries a tool's failure", () => {
     const state = reduce(
-      events([byType("tool_start"), { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: true, output: "PubMed is unreachable", payload: null, approval: null, usage: null }]),
+      events([byType("tool_start"), { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: true, output: "PubMed is unreachable", payload: null, approval: null, usage: null, changes: null }]),
       sent,
     );
     expect(state.liveTools[0]?.is_error).toBe(true);

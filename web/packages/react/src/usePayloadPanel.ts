@@ -71,7 +71,13 @@ export function usePayloadPanel(
   const handler = panel === null ? undefined : resolveHandler(panel.payload.type);
   const open = useMemo(() => {
     if (panel === null || handler === undefined) return null;
-    const conversation = { conversationId, messageId: panel.messageId, runAction };
+    const messageId = panel.messageId;
+    const conversation = {
+      conversationId,
+      messageId,
+      runAction,
+      decide: (decision: PayloadDecision) => decidePayload(messageId, decision),
+    };
     const callbacks: PayloadCallbacks = {
       onAccept: (data?: unknown) => {
         handler.onAccept?.(data === undefined ? panel.payload.data : data, context, conversation);
@@ -88,7 +94,7 @@ export function usePayloadPanel(
       actions: handler.actions ?? NO_ACTIONS,
     };
     return { ...panel, handler, callbacks };
-  }, [panel, handler, context, close, conversationId, runAction]);
+  }, [panel, handler, context, close, conversationId, runAction, decidePayload]);
 
   return { open, view, close, reset };
 }

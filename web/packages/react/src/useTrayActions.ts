@@ -12,7 +12,7 @@ export interface TrayActions {
 export function useTrayActions(
   chat: UseChat,
   clientActions: ClientActions | undefined,
-  helpers: { close: () => void; send: (text: string) => void; context: Record<string, unknown> },
+  helpers: { close: () => void; send: (text: string, context?: Record<string, unknown>) => void; context: Record<string, unknown> },
 ): TrayActions {
   const { runServerAction } = chat;
   const { close, send, context } = helpers;

@@ -24,7 +24,7 @@ export const liveEvents: StreamEvent[] = [
   { type: "tool_start", tool: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1" },
   { type: "tool_progress", tool: "search_pubmed", stage: "searching", message: "Searching PubMed...", progress: null, data: null },
   { type: "tool_progress", tool: "search_pubmed", stage: "fetching", message: "Fetched 3 of 5", progress: 0.6, data: null },
-  { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: false, output: "Found 5 articles: ...", payload: null, approval: null, usage: null },
+  { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: false, output: "Found 5 articles: ...", payload: null, approval: null, usage: null, changes: null },
   { type: "text_delta", text: "[[tool:0]]" },
   { type: "text_delta", text: "I found **5 articles**.\n\n```choices\n" },
   {

@@ -1,3 +1,5 @@
+import { Button } from "@pagechat/react";
+
 export interface CardActionsProps {
   acceptLabel?: string;
   rejectLabel?: string;
@@ -12,13 +14,13 @@ export function CardActions({ acceptLabel = "Accept", rejectLabel = "Reject", on
   return (
     <div className="hz-card-actions">
       {onAccept && (
-        <button type="button" data-style="primary" disabled={acceptDisabled} onClick={onAccept}>
+        <Button variant="primary" disabled={acceptDisabled} onClick={onAccept}>
           {acceptLabel}
-        </button>
+        </Button>
       )}
-      <button type="button" onClick={onReject}>
+      <Button variant="secondary" onClick={onReject}>
         {rejectLabel}
-      </button>
+      </Button>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { Button } from "@pagechat/react";
 import { useState } from "react";
 import type { PayloadCallbacks } from "@pagechat/react";
 import type { StreamTemplate } from "../generated/payloads.gen";
@@ -67,18 +68,18 @@ export function StreamTemplateCard({ data, callbacks, onCreate }: StreamTemplate
       )}
       <div className="hz-card-actions">
         {callbacks.canAccept && (
-          <button type="button" data-style="primary" onClick={() => { callbacks.onAccept(); }}>
+          <Button variant="primary" onClick={() => { callbacks.onAccept(); }}>
             Fill the form
-          </button>
+          </Button>
         )}
         {onCreate && (
-          <button type="button" disabled={busy} onClick={create}>
+          <Button variant="secondary" disabled={busy} onClick={create}>
             {busy ? "Creating…" : "Create stream now"}
-          </button>
+          </Button>
         )}
-        <button type="button" onClick={callbacks.onReject}>
+        <Button variant={callbacks.canAccept ? "secondary" : "quiet"} onClick={callbacks.onReject}>
           {callbacks.canAccept ? "Reject" : "Close"}
-        </button>
+        </Button>
       </div>
     </div>
   );

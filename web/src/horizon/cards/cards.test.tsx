@@ -15,7 +15,7 @@ const callbacks = ({ canAccept = true }: { canAccept?: boolean } = {}) => ({
   onAccept: vi.fn(),
   onReject: vi.fn(),
   canAccept,
-  conversation: { conversationId: "c1", messageId: "m1", runAction: vi.fn() },
+  conversation: { conversationId: "c1", messageId: "m1", runAction: vi.fn(), decide: vi.fn() },
   context: {},
   actions: {},
 });

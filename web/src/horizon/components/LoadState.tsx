@@ -1,3 +1,4 @@
+import { Button } from "@pagechat/react";
 import type { ReactNode } from "react";
 import type { Load } from "../useLoad";
 
@@ -25,9 +26,9 @@ export function LoadState<T>({ state, what, onRetry, children }: LoadStateProps<
           Could not load {what}: {state.error.message}
         </p>
         {onRetry && (
-          <button type="button" onClick={onRetry}>
+          <Button variant="secondary" onClick={onRetry}>
             Retry
-          </button>
+          </Button>
         )}
       </div>
     );

@@ -1,3 +1,4 @@
+import { Button } from "@pagechat/react";
 import { useState } from "react";
 
 export interface NotesEditorProps {
@@ -61,18 +62,18 @@ export function NotesEditor({ notes, what, onSave }: NotesEditorProps) {
         </p>
       )}
       <div className="hz-row">
-        <button type="button" data-style="primary" disabled={busy} onClick={save}>
+        <Button variant="primary" disabled={busy} onClick={save}>
           {busy ? "Saving…" : "Save notes"}
-        </button>
-        <button
-          type="button"
+        </Button>
+        <Button
+          variant="secondary"
           disabled={busy}
           onClick={() => {
             setEditing(null);
           }}
         >
           Cancel
-        </button>
+        </Button>
       </div>
     </div>
   );

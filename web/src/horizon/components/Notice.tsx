@@ -1,3 +1,4 @@
+import { Button } from "@pagechat/react";
 import { X } from "lucide-react";
 
 export interface NoticeProps {
@@ -6,17 +7,20 @@ export interface NoticeProps {
   onDismiss?: () => void;
   /** A button after the text, e.g. Undo. */
   action?: { label: string; run: () => void };
+  /** False for a copy of a notice shown elsewhere too (the tray's): only one is announced. */
+  live?: boolean;
 }
 
 /** A one-line message about what just happened on the page. */
-export function Notice({ tone, text, onDismiss, action }: NoticeProps) {
+export function Notice({ tone, text, onDismiss, action, live = true }: NoticeProps) {
+  const role = !live ? undefined : tone === "error" ? "alert" : "status";
   return (
-    <div className="hz-notice" data-tone={tone} role={tone === "error" ? "alert" : "status"}>
+    <div className="hz-notice" data-tone={tone} role={role}>
       <span>{text}</span>
       {action && (
-        <button type="button" onClick={action.run}>
+        <Button variant="secondary" size="sm" onClick={action.run}>
           {action.label}
-        </button>
+        </Button>
       )}
       {onDismiss && (
         <button type="button" className="hz-icon-button" aria-label="Dismiss message" title="Dismiss message" onClick={onDismiss}>

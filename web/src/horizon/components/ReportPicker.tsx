@@ -2,6 +2,7 @@ import { useCallback } from "react";
 import { navigate } from "../../app/router";
 import { useHorizonApi } from "../HorizonContext";
 import { paths } from "../paths";
+import { useEntityChanges } from "../useEntityChanges";
 import { useLoad } from "../useLoad";
 
 /** The stream's reports, newest first, to move between them. */
@@ -11,7 +12,9 @@ export function ReportPicker({ streamId, reportId }: { streamId: number; reportI
     async () => (await api.call("GET /api/horizon/streams/{stream_id}/reports", { path: { stream_id: streamId } })).data,
     [api, streamId],
   );
-  const { state } = useLoad(load);
+  const { state, reload } = useLoad(load);
+  // A report the assistant deleted (or made) leaves the list at once.
+  useEntityChanges("report", reload);
   if (state.status !== "ready" || state.data.length < 2) return null;
   return (
     <label className="hz-inline-field">

@@ -1,4 +1,5 @@
-import { useMemo, useState } from "react";
+import { Button } from "@pagechat/react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { ActionResult, ClientActionHandler, PagePayloadHandler, PayloadConversation } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
 import { Link, navigate, useLocation } from "../../app/router";
@@ -28,7 +29,12 @@ const TRIES: Record<Tab, string[]> = {
   presentation: ["Which categories should I use?", "Validate this stream"],
 };
 
-type PageNotice = Omit<NoticeProps, "onDismiss">;
+/** A notice of the page; `assistant`: about what an assistant action did (shown in the tray too). */
+type PageNotice = Omit<NoticeProps, "onDismiss"> & { assistant?: boolean };
+
+function noticeProps(notice: PageNotice): Omit<NoticeProps, "onDismiss"> {
+  return { tone: notice.tone, text: notice.text, action: notice.action };
+}
 
 /** One stream's three layers, a tab each; the assistant proposes changes to the open tab. */
 export function EditStreamPage({ id }: { id: number }) {
@@ -75,7 +81,8 @@ export function EditStreamPage({ id }: { id: number }) {
             setNotice({
               tone: "success",
               text: `Accepted the ${what} and saved it to the stream.`,
-              action: before === null ? undefined : { label: "Undo", run: () => { undo(before, what); } },
+              action: before === null ? undefined : { label: "Undo", run: () => { undo(before, what, conversation); } },
+              assistant: true,
             });
           } else {
             setNotice({ tone: "error", text: `The form has the ${what}, but saving it failed: ${result.message}. Use Save to try again.` });
@@ -87,12 +94,14 @@ export function EditStreamPage({ id }: { id: number }) {
       );
     };
     /** Puts back the fields the accept changed (the stream as it was saved before) and saves it. */
-    const undo = (before: StreamDraft, what: string) => {
+    const undo = (before: StreamDraft, what: string, conversation: PayloadConversation) => {
       setDraft((d) => ({ ...d, ...before }));
       api.call("PATCH /api/horizon/streams/{stream_id}", { path: { stream_id: id }, body: cleanDraft(before) }).then(
         (stream) => {
           setSaved(stream);
-          setNotice({ tone: "info", text: `Undone: the ${what} are no longer in the stream.` });
+          setNotice({ tone: "info", text: `Undone: the ${what} are no longer in the stream.`, assistant: true });
+          // The conversation follows: its card is shown as rejected, no longer accepted.
+          void conversation.decide("rejected");
         },
         (e: unknown) => {
           setNotice({ tone: "error", text: `Not undone: ${e instanceof Error ? e.message : String(e)}` });
@@ -126,15 +135,27 @@ export function EditStreamPage({ id }: { id: number }) {
     };
   }, [api, id, saved, setDraft, setSaved]);
 
+  // A request made on the wrong tab, asked again once its tab is open (switch_tab's `then`).
+  const pendingAsk = useRef<{ tab: Tab; text: string; send: (text: string, context: Record<string, unknown>) => void } | null>(null);
   const clientActions = useMemo(
     (): Record<Exclude<PageClientAction<"edit_stream">, "close_chat">, ClientActionHandler> => ({
-      switch_tab: (data) => {
+      switch_tab: (data, { send }) => {
         const name = data?.tab_name;
-        if (isTab(name)) navigate(paths.stream(id, name), { replace: true });
+        if (!isTab(name)) return;
+        const then = data?.then;
+        pendingAsk.current = typeof then === "string" && then.trim() !== "" ? { tab: name, text: then, send } : null;
+        navigate(paths.stream(id, name), { replace: true });
       },
     }),
     [id],
   );
+  // Sent with this render's context: the tray hears of the new tab only after this effect.
+  useEffect(() => {
+    const ask = pendingAsk.current;
+    if (ask === null || ask.tab !== tab) return;
+    pendingAsk.current = null;
+    ask.send(ask.text, context);
+  }, [tab, context]);
 
   const chat = useMemo(
     () => ({
@@ -142,8 +163,9 @@ export function EditStreamPage({ id }: { id: number }) {
       payloadHandlers,
       clientActions,
       welcome: <Welcome about="I see this stream as the form shows it, unsaved edits included." tries={TRIES[tab]} />,
+      notice: notice?.assistant ? <Notice {...noticeProps(notice)} live={false} onDismiss={() => { setNotice(null); }} /> : undefined,
     }),
-    [context, payloadHandlers, clientActions, tab],
+    [context, payloadHandlers, clientActions, tab, notice],
   );
   usePageChat(chat);
 
@@ -153,9 +175,9 @@ export function EditStreamPage({ id }: { id: number }) {
         <div className="hz-error" role="alert">
           <p>Could not load this stream: {edited.loadError.message}</p>
           <div className="hz-row">
-            <button type="button" onClick={edited.reload}>
+            <Button variant="secondary" onClick={edited.reload}>
               Retry
-            </button>
+            </Button>
             <Link to={paths.streams()}>All streams</Link>
           </div>
         </div>
@@ -207,7 +229,7 @@ export function EditStreamPage({ id }: { id: number }) {
       </header>
       {notice !== null && (
         <Notice
-          {...notice}
+          {...noticeProps(notice)}
           onDismiss={() => {
             setNotice(null);
           }}
@@ -231,12 +253,12 @@ export function EditStreamPage({ id }: { id: number }) {
           <span className="hz-save-state" aria-live="polite">
             {unsaved ? "Unsaved changes" : "All changes saved"}
           </span>
-          <button type="submit" data-style="primary" disabled={!unsaved || saving || draft.name.trim() === ""}>
+          <Button type="submit" variant="primary" disabled={!unsaved || saving || draft.name.trim() === ""}>
             {saving ? "Saving…" : "Save"}
-          </button>
-          <button type="button" disabled={!unsaved || saving} onClick={edited.discard}>
+          </Button>
+          <Button variant="secondary" disabled={!unsaved || saving} onClick={edited.discard}>
             Discard changes
-          </button>
+          </Button>
         </div>
       </form>
     </section>

@@ -1,3 +1,4 @@
+import { Button } from "@pagechat/react";
 import { useMemo, useState, type SubmitEvent } from "react";
 import type { PagePayloadHandler, PayloadConversation } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
@@ -41,7 +42,7 @@ export function NewStreamPage() {
 
   const payloadHandlers = useMemo((): Partial<Record<PagePayloadType<"new_stream">, PagePayloadHandler>> => {
     /** A success notice whose Undo puts the form back as it was before the accept. */
-    const undoable = (text: string, previous: StreamDraft): Omit<NoticeProps, "onDismiss"> => ({
+    const undoable = (text: string, previous: StreamDraft, conversation: PayloadConversation): Omit<NoticeProps, "onDismiss"> => ({
       tone: "success",
       text,
       action: {
@@ -49,13 +50,15 @@ export function NewStreamPage() {
         run: () => {
           setDraft(previous);
           setNotice({ tone: "info", text: "Undone: the form is as it was." });
+          // The conversation follows: its card is shown as rejected, no longer accepted.
+          void conversation.decide("rejected");
         },
       },
     });
     return {
       stream_template: pageActions("stream_template", {
-        onAccept: (data) => {
-          setNotice(undoable(`Filled the form from the template “${data.name}”. Review it, then create the stream.`, draft));
+        onAccept: (data, conversation) => {
+          setNotice(undoable(`Filled the form from the template “${data.name}”. Review it, then create the stream.`, draft, conversation));
           setDraft(draftFromTemplate(data));
         },
         actions: {
@@ -75,8 +78,8 @@ export function NewStreamPage() {
         },
       }),
       topic_suggestions: pageActions("topic_suggestions", {
-        onAccept: (data) => {
-          setNotice(undoable(`Added ${String(data.topics.length)} suggested topic${data.topics.length === 1 ? "" : "s"}.`, draft));
+        onAccept: (data, conversation) => {
+          setNotice(undoable(`Added ${String(data.topics.length)} suggested topic${data.topics.length === 1 ? "" : "s"}.`, draft, conversation));
           setDraft((d) => addTopics(d, data.topics));
         },
       }),
@@ -94,8 +97,19 @@ export function NewStreamPage() {
           tries={["Suggest a template for CRISPR base editing", "Suggest topics", "Is my draft ready?"]}
         />
       ),
+      // The notices of an accepted proposal (not a failed Create) are shown in the tray too.
+      notice:
+        notice === null || notice.tone === "error" ? undefined : (
+          <Notice
+            {...notice}
+            live={false}
+            onDismiss={() => {
+              setNotice(null);
+            }}
+          />
+        ),
     }),
-    [context, payloadHandlers],
+    [context, payloadHandlers, notice],
   );
   usePageChat(chat);
 
@@ -142,17 +156,17 @@ export function NewStreamPage() {
           <PresentationFields draft={draft} onChange={setDraft} />
         </section>
         <div className="hz-form-footer">
-          <button type="submit" data-style="primary" disabled={saving || draft.name.trim() === ""}>
+          <Button type="submit" variant="primary" disabled={saving || draft.name.trim() === ""}>
             {saving ? "Creating…" : "Create stream"}
-          </button>
-          <button
-            type="button"
+          </Button>
+          <Button
+            variant="secondary"
             onClick={() => {
               navigate(paths.streams());
             }}
           >
             Cancel
-          </button>
+          </Button>
         </div>
       </form>
     </section>

@@ -10,6 +10,7 @@ import { Welcome } from "../components/Welcome";
 import type { PageClientAction, ReportArticlePublic, ReportArticleUpdate, ReportDetail } from "../generated/api";
 import { useHorizonApi } from "../HorizonContext";
 import { paths } from "../paths";
+import { noticeOnArrival, useEntityChanges } from "../useEntityChanges";
 import { useLoad } from "../useLoad";
 
 /** The reports page's state as its chat page reads it (horizon/pages/reports.py). */
@@ -53,6 +54,17 @@ export function ReportPage({ id }: { id: number }) {
   const [selectedPmid, setSelectedPmid] = useState<string | null>(null);
   const [starring, setStarring] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [arrival, setArrival] = useState(noticeOnArrival);
+
+  // The assistant deleted this report (here or in another tab): back to the stream's reports,
+  // saying so; changed: shown afresh.
+  useEntityChanges("report", (changes) => {
+    const mine = changes.filter((c) => c.id === String(id));
+    if (mine.some((c) => c.change === "deleted")) {
+      const notice = `Report ${String(id)} was deleted.`;
+      navigate(report === null ? paths.streams() : paths.streamReports(report.stream_id), { replace: true, state: { notice } });
+    } else if (mine.length > 0) reload();
+  });
 
   const articles = useMemo(() => report?.articles ?? [], [report]);
   const categories = useMemo(() => [...new Set(articles.map((a) => a.category).filter((c): c is string => c !== null))].sort(), [articles]);
@@ -115,6 +127,15 @@ export function ReportPage({ id }: { id: number }) {
       <LoadState state={state} what="the report" onRetry={reload}>
         {(r) => (
           <>
+            {arrival !== null && (
+              <Notice
+                tone="info"
+                text={arrival}
+                onDismiss={() => {
+                  setArrival(null);
+                }}
+              />
+            )}
             <header className="hz-page-header">
               <div>
                 <p className="hz-breadcrumb">

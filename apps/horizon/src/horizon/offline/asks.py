@@ -15,8 +15,9 @@ from typing import Literal
 from .intents import IntentKind
 from .scoring import read
 
-AskKind = IntentKind | Literal["other"]
-"""An intent, or "other": no intent fits well enough to act on."""
+AskKind = IntentKind | Literal["other", "unsupported"]
+"""An intent, "unsupported" (a request for something Horizon cannot do: sending, exporting,
+writing a poem...), or "other": no intent fits well enough to act on."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,21 @@ _IN_REPORTS = re.compile(
 
 _MAX_QUERY = 300  # well inside the tools' input limits
 
+# Requests no page of Horizon can do, by their verb or what they ask for: answered with a
+# plain "I can't", never read as the nearest task ("email me this report" is no summary).
+_UNSUPPORTED = re.compile(
+    r"\b(?:e-?mail|send|share|forward|export|download|print|translate|rename|schedule"
+    r"|book|buy|order|pay|tweet|upload|invite|subscribe|unsubscribe|archive|restore|undelete"
+    r"|sonnet|poem|haiku|limerick|joke|song|essay|story|recipe|weather)\b",
+    re.I,
+)
+_POLITE = re.compile(
+    r"^(?:(?:please|kindly|hey|hi|ok|okay|so|now|(?:can|could|would|will) you|i want you to"
+    r"|i'd like you to|i would like you to)\b[\s,]*)+",
+    re.I,
+)
+_PERSON = {"me": "you", "my": "your", "i": "you", "mine": "yours", "myself": "yourself"}
+
 
 def recognise(message: str, page: str = "", tab: str = "") -> Ask:
     """The ask in `message` on `page` (and its active `tab`); "other" when no intent fits."""
@@ -77,6 +93,8 @@ def recognise(message: str, page: str = "", tab: str = "") -> Ask:
     ids = _ids(text)
     if not text or _HELP.search(text):
         return Ask("help", text)
+    if _UNSUPPORTED.search(text):
+        return Ask("unsupported", text, what_was_asked(text))
     kind = read(text, page, tab).best
     if kind is not None:
         return Ask(kind, text, _query(kind, text)[:_MAX_QUERY].strip(), pmids, ids)
@@ -108,10 +126,43 @@ def _query(kind: AskKind, text: str) -> str:
             return _SEARCH_TRAIL.sub("", match.group(1)).strip(" \"'“”")
         return _search_words(_IN_REPORTS.sub(" ", text))
     if kind in ("template", "topics"):
-        match = _TOPIC_AFTER.search(text)
-        area = _SEARCH_LEAD.sub("", match.group(1)) if match else ""
-        return _TOPIC_TRAIL.sub("", _SEARCH_TRAIL.sub("", area)).strip(" \"'“”")
+        return subject_of(text)
     return ""
+
+
+# The words around a subject when someone asks for a draft: "a starting point for a stream
+# on X" is about X.
+_FRAME = re.compile(
+    r"^(?:(?:a|an|the|my|our|new|some|good|basic|quick|first|whole|full|complete)\s+)*"
+    r"(?:starting\s+points?|starters?|templates?|drafts?|skeletons?|outlines?|research\s+streams?"
+    r"|streams?|feeds?|monitors?|set\s*ups?|forms?|ones?|something|topics?|subtopics?"
+    r"|themes?)\b[\s,:]*",
+    re.I,
+)
+
+
+def subject_of(text: str) -> str:
+    """The research area a request for a draft names: what follows "on", "about", "for"...
+    with the frame around it ("a starting point for a stream on") left out; "" for none."""
+    match = _TOPIC_AFTER.search(text)
+    area = _SEARCH_LEAD.sub("", match.group(1)) if match else ""
+    for _ in range(4):  # a frame within a frame: "a template for a stream on X"
+        framed = _FRAME.match(area)
+        if framed is None:
+            break
+        rest = area[framed.end() :]
+        inner = _TOPIC_AFTER.match(rest) or _TOPIC_AFTER.search(rest)
+        area = _SEARCH_LEAD.sub("", inner.group(1)) if inner else rest
+    return _TOPIC_TRAIL.sub("", _SEARCH_TRAIL.sub("", area)).strip(" \"'“”")
+
+
+def what_was_asked(text: str) -> str:
+    """The request, said back: "could you email me this report?" → "email you this report"."""
+    plain = _TOPIC_TRAIL.sub("", _POLITE.sub("", text.strip())).rstrip(" .?!,")
+    words = [_PERSON.get(w.lower(), w) for w in plain.split()]
+    if words:
+        words[0] = words[0][:1].lower() + words[0][1:]
+    return " ".join(words)
 
 
 def _search_words(text: str) -> str:

@@ -32,6 +32,7 @@ IntentKind = Literal[
     "search_pubmed",
     "chart_report",
     "chart_stream",
+    "delete_report",
 ]
 
 
@@ -288,6 +289,24 @@ INTENTS: tuple[Intent, ...] = (
             "show the trend of this stream",
             "graph the reports over time",
             "is the stream growing",
+        ),
+    ),
+)
+
+# Deleting is never a page's lean: only an ask that says so deletes (and then asks first).
+INTENTS = (
+    *INTENTS,
+    Intent(
+        "delete_report",
+        "delete or remove a report the user no longer needs",
+        (
+            "delete this report",
+            "delete report 3",
+            "remove this report",
+            "get rid of this report",
+            "I don't need this report anymore",
+            "erase the report",
+            "throw this report away",
         ),
     ),
 )

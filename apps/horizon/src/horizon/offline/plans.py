@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import charts, lookups, proposals
+from . import charts, deletion, lookups, proposals
 from .asks import Ask, AskKind, recognise
 from .compare import compare
-from .replies import fallback, help_reply
+from .replies import cannot_do, fallback, help_reply
 from .situation import Situation, Step
 
 Handler = Callable[[Situation, Ask], Step]
@@ -31,6 +31,8 @@ _HANDLERS: dict[AskKind, Handler] = {
     "search_pubmed": lookups.search_pubmed,
     "chart_report": charts.chart_report,
     "chart_stream": charts.chart_stream,
+    "delete_report": deletion.delete_report,
+    "unsupported": lambda s, ask: cannot_do(s, ask.query or "do that"),
     "other": lambda s, ask: fallback(s),
 }
 

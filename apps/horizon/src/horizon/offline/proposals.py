@@ -39,15 +39,19 @@ from .validation import validation_feedback, validation_results
 _NEEDS_BASIS = "Give the stream a name and a purpose first: I draft from them."
 
 
-def _switch_tab(tab: str, what: str) -> Step:
+def _switch_tab(s: Situation, tab: str, what: str) -> Step:
+    """A button that opens `tab` and asks there again (`then`), so the draft follows."""
     button = {
         "label": f"Open the {tab} tab",
         "action": "switch_tab",
         "handler": "client",
-        "data": {"tab_name": tab},
+        "data": {"tab_name": tab, "then": s.message},
     }
     return Step(
-        compose(f"{what} belong on the {tab} tab; I can draft them there.", actions([button]))
+        compose(
+            f"{what} belong on the {tab} tab; open it and I will draft them there.",
+            actions([button]),
+        )
     )
 
 
@@ -61,7 +65,7 @@ def _elsewhere(s: Situation, what: str, where: str) -> Step:
 def schema(s: Situation, ask: Ask) -> Step:
     if not s.offers(SCHEMA_PROPOSAL):
         if s.page_name == "edit_stream":
-            return _switch_tab("semantic", "Topics, entities and the purpose")
+            return _switch_tab(s, "semantic", "Topics, entities and the purpose")
         if s.offers(TOPIC_SUGGESTIONS):
             return topics(s, ask)
         return _elsewhere(s, "semantic spaces", "a stream's edit page")
@@ -127,7 +131,7 @@ def template(s: Situation, ask: Ask) -> Step:
 def retrieval(s: Situation, ask: Ask) -> Step:
     if not s.offers(RETRIEVAL_PROPOSAL):
         if s.page_name == "edit_stream":
-            return _switch_tab("retrieval", "Search queries")
+            return _switch_tab(s, "retrieval", "Search queries")
         return _elsewhere(s, "search queries", "the retrieval tab of a stream's edit page")
     data = retrieval_proposal(stream_of(s.page))
     if data is None:
@@ -144,7 +148,7 @@ def retrieval(s: Situation, ask: Ask) -> Step:
 def categories(s: Situation, ask: Ask) -> Step:
     if not s.offers(PRESENTATION_CATEGORIES):
         if s.page_name == "edit_stream":
-            return _switch_tab("presentation", "Report categories")
+            return _switch_tab(s, "presentation", "Report categories")
         return _elsewhere(s, "report categories", "the presentation tab of a stream's edit page")
     return Step(
         compose(

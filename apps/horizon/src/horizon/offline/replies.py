@@ -73,6 +73,18 @@ def fallback(s: Situation) -> Step:
     )
 
 
+def cannot_do(s: Situation, what: str) -> Step:
+    """The plain answer to a request no page can do: "I can't …", then what it can do here."""
+    options = _help_options(s)[:4]
+    can = ", ".join(label[:1].lower() + label[1:] for label, _ in options)
+    return Step(
+        compose(
+            f"I can't {what}. On this page I can: {can}. {OFFLINE_NOTE}",
+            choices_block("What I can do here", [{"label": la, "value": v} for la, v in options]),
+        )
+    )
+
+
 def cannot(s: Situation, tool: str, what: str) -> Step:
     """The honest answer when `tool` cannot be called now."""
     if tool not in s.tools:

@@ -109,6 +109,7 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
     "scope": _split("scope schema semantic entity entities definition description sharpen refine"),
     "report": _split("report reports week weekly issue edition"),
     "related": _split("related similar like relevant alike"),
+    "delete": _split("delete remove erase discard trash destroy wipe rid bin throw away"),
     "setting": _split("setting settings configured configuration config setup"),
 }
 

@@ -51,8 +51,9 @@ TABS = ("semantic", "retrieval", "presentation")
 
 SWITCH_TAB = ClientAction(
     "switch_tab",
-    "Open another tab of this page: semantic, retrieval or presentation.",
-    ("tab_name",),
+    "Open another tab of this page: semantic, retrieval or presentation; `then`: the user's "
+    "request, asked again once the tab is open.",
+    ("tab_name", "then"),
 )
 
 _FIELDS = "name, purpose, topics, entities, inclusion_notes, exclusion_notes, queries, categories"

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pagechat.tools import ToolResult
+from pagechat.tools import EntityChange, ToolResult
 
 from ..domain import (
     ReportArticlePublic,
@@ -208,7 +208,9 @@ async def delete_report_tool(
     if not await delete_report(session=session, user_id=user_id, report_id=report_id):
         return _no_report(report_id)
     await session.commit()
-    return ToolResult(f"Deleted report {report_id}.")
+    # The pages showing it (here or in another tab) move on to the stream's reports.
+    gone = EntityChange(entity="report", id=str(report_id), change="deleted")
+    return ToolResult(f"Deleted report {report_id}.", changes=[gone])
 
 
 DELETE_REPORT_TOOL = dataclasses.replace(

@@ -1,5 +1,6 @@
 import { useState, type SyntheticEvent } from "react";
 import type { ApprovalPublic } from "../types";
+import { Button } from "./Button";
 
 export interface ApprovalCardProps {
   approval: ApprovalPublic;
@@ -53,40 +54,39 @@ export function ApprovalCard({ approval, enabled, onDecide }: ApprovalCardProps)
             }}
             autoFocus
           />
-          <button type="submit" data-style="warning" disabled={disabled}>
+          <Button type="submit" variant="danger" disabled={disabled}>
             Deny
-          </button>
-          <button
-            type="button"
+          </Button>
+          <Button
+            variant="secondary"
             onClick={() => {
               setPhase("open");
             }}
             disabled={disabled}
           >
             Back
-          </button>
+          </Button>
         </form>
       ) : (
         <div className="pc-approval-actions">
-          <button
-            type="button"
-            data-style="primary"
+          <Button
+            variant="primary"
             onClick={() => {
               decide(true);
             }}
             disabled={disabled}
           >
             Approve
-          </button>
-          <button
-            type="button"
+          </Button>
+          <Button
+            variant="danger"
             onClick={() => {
               setPhase("denying");
             }}
             disabled={disabled}
           >
             Deny…
-          </button>
+          </Button>
         </div>
       )}
     </section>

@@ -7,6 +7,7 @@ import { PayloadErrorCard, payloadErrors } from "./PayloadErrorCard";
 import { PayloadViewButtons, type PayloadView } from "./PayloadViewButtons";
 import { SuggestedActions } from "./SuggestedActions";
 import { SuggestedValues } from "./SuggestedValues";
+import { MESSAGE_TONE } from "../status";
 
 export interface AssistantMessageProps {
   message: ChatMessage;
@@ -66,7 +67,11 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
         {payloadErrors(message.payloads).map((error, i) => (
           <PayloadErrorCard key={i} error={error} />
         ))}
-        {label && <div className="pc-status-badge">{label}</div>}
+        {label && (
+          <div className="pc-status-badge" data-tone={MESSAGE_TONE[message.status]}>
+            {label}
+          </div>
+        )}
         {message.warnings.map((w, i) => (
           <div key={i} className="pc-warning">
             {w}

@@ -20,19 +20,27 @@ const STEP = 16;
 
 const DARK = "(prefers-color-scheme: dark)";
 
-/** Whether the system asks for dark colours (the tray follows it), kept current. */
+/** Whether the tray is dark: the page's choice on <html data-theme="light|dark"> (a theme
+ * switch), else the system's (chat.css does the same), kept current. */
+function isDark(): boolean {
+  const theme = document.documentElement.dataset.theme;
+  if (theme === "dark" || theme === "light") return theme === "dark";
+  return typeof window.matchMedia === "function" && window.matchMedia(DARK).matches;
+}
+
 function usePrefersDark(): boolean {
-  const media = () => (typeof window.matchMedia === "function" ? window.matchMedia(DARK) : null);
-  const [dark, setDark] = useState(() => media()?.matches ?? false);
+  const [dark, setDark] = useState(isDark);
   useEffect(() => {
-    const query = media();
-    if (query === null) return undefined;
     const changed = () => {
-      setDark(query.matches);
+      setDark(isDark());
     };
-    query.addEventListener("change", changed);
+    const query = typeof window.matchMedia === "function" ? window.matchMedia(DARK) : null;
+    query?.addEventListener("change", changed);
+    const observer = typeof MutationObserver === "undefined" ? null : new MutationObserver(changed);
+    observer?.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
     return () => {
-      query.removeEventListener("change", changed);
+      query?.removeEventListener("change", changed);
+      observer?.disconnect();
     };
   }, []);
   return dark;

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Button } from "./Button";
 
 export interface EditMessageProps {
   initial: string;
@@ -32,12 +33,12 @@ export function EditMessage({ initial, onSend, onCancel }: EditMessageProps) {
         }}
       />
       <div className="pc-edit-buttons">
-        <button type="submit" disabled={text.trim() === ""}>
+        <Button type="submit" variant="primary" size="sm" disabled={text.trim() === ""}>
           Submit edit
-        </button>
-        <button type="button" onClick={onCancel}>
+        </Button>
+        <Button variant="secondary" size="sm" onClick={onCancel}>
           Cancel
-        </button>
+        </Button>
       </div>
     </form>
   );

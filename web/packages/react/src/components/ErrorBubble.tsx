@@ -1,3 +1,5 @@
+import { Button } from "./Button";
+
 export interface ErrorBubbleProps {
   message: string;
   onRetry?: () => void;
@@ -8,9 +10,9 @@ export function ErrorBubble({ message, onRetry }: ErrorBubbleProps) {
     <div className="pc-error" role="alert">
       <span className="pc-error-text">{message}</span>
       {onRetry && (
-        <button type="button" className="pc-button" onClick={onRetry}>
+        <Button variant="secondary" size="sm" onClick={onRetry}>
           Retry
-        </button>
+        </Button>
       )}
     </div>
   );

@@ -2,6 +2,7 @@ import { ThumbsDown, ThumbsUp } from "lucide-react";
 import { useState } from "react";
 import type { FeedbackPublic, FeedbackRating } from "../types";
 import { IconButton } from "./IconButton";
+import { Button } from "./Button";
 
 export interface FeedbackButtonsProps {
   feedback: FeedbackPublic | null;
@@ -60,15 +61,20 @@ export function FeedbackButtons({ feedback, onRate }: FeedbackButtonsProps) {
               setComment(event.target.value);
             }}
           />
-          <button type="submit">Save feedback</button>
-          <button
-            type="button"
-            onClick={() => {
-              setCommenting(null);
-            }}
-          >
-            Close
-          </button>
+          <div className="pc-form-buttons">
+            <Button type="submit" variant="primary" size="sm">
+              Save feedback
+            </Button>
+            <Button
+              variant="quiet"
+              size="sm"
+              onClick={() => {
+                setCommenting(null);
+              }}
+            >
+              Close
+            </Button>
+          </div>
         </form>
       )}
     </>

@@ -1,3 +1,4 @@
+import { choicesAsText } from "../choices";
 import type { ChatMessage, FeedbackRating } from "../types";
 import { BranchPicker } from "./BranchPicker";
 import { CopyButton } from "./CopyButton";
@@ -19,9 +20,10 @@ export interface MessageActionsProps {
 
 const TOOL_MARKER = /\[\[tool:\d+\]\]/g;
 
-/** An answer as markdown, without the markers only the tray understands. */
+/** An answer as markdown, as the user read it: without the markers only the tray understands,
+ * each choice as its question and options. */
 export function markdownOf(message: ChatMessage): string {
-  return message.content.replace(TOOL_MARKER, "").trim();
+  return choicesAsText(message.content.replace(TOOL_MARKER, "")).trim();
 }
 
 /** Whether an answer stopped before its end, so Continue can take it further. */

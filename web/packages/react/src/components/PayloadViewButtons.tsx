@@ -1,4 +1,5 @@
 import type { PayloadHandler } from "../payloadRegistry";
+import { DECISION_TONE } from "../status";
 import type { CustomPayload, PayloadDecision } from "../types";
 
 export interface PayloadView {
@@ -38,7 +39,11 @@ export function PayloadViewButtons({ views, onView }: PayloadViewButtonsProps) {
               {handler.renderOptions?.headerIcon && <span aria-hidden="true">{handler.renderOptions.headerIcon} </span>}
               View {title}
             </button>
-            {label && <span className="pc-payload-decision">{label}</span>}
+            {label && decision !== null && (
+              <span className="pc-payload-decision" data-tone={DECISION_TONE[decision]}>
+                {label}
+              </span>
+            )}
           </span>
         );
       })}

@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import { schemaCardModel, type CardOptions } from "../schemaCard";
 import { SchemaValue } from "./SchemaValue";
+import { Button } from "./Button";
 
 export interface SchemaCardProps {
   type: string;
@@ -22,12 +23,12 @@ export function SchemaCard({ type, schema, data, canAccept, onAccept, onReject, 
       <SchemaValue value={model.body} level={3} />
       {canAccept && (
         <div className="pc-schema-actions">
-          <button type="button" className="pc-button" data-style="primary" onClick={onAccept}>
+          <Button variant="primary" onClick={onAccept}>
             Accept
-          </button>
-          <button type="button" className="pc-button" onClick={onReject}>
+          </Button>
+          <Button variant="secondary" onClick={onReject}>
             Reject
-          </button>
+          </Button>
         </div>
       )}
     </article>

@@ -2,6 +2,7 @@ import { ChevronDown, ChevronUp, CircleX, Wrench } from "lucide-react";
 import { useId, useState } from "react";
 import { CHART_PAYLOAD } from "../chartPayload";
 import type { ApprovalPublic, ToolHistoryEntry } from "../types";
+import { toolTone } from "../status";
 import { ChartView, isChartData } from "./ChartView";
 
 function formatInput(input: Record<string, unknown>): string {
@@ -41,11 +42,20 @@ export function ToolCallCard({ entry, pending = false }: ToolCallCardProps) {
         </span>
         <span className="pc-tool-card-name">{entry.tool_name}</span>
         {entry.approval ? (
-          <span className="pc-tool-card-badge" data-approval={entry.approval.status}>
+          <span
+            className="pc-tool-card-badge"
+            data-approval={entry.approval.status}
+            data-tone={toolTone(entry.is_error, entry.approval.status)}
+          >
             {APPROVAL_BADGE[entry.approval.status]}
+            {entry.is_error && entry.approval.status === "approved" ? ", failed" : ""}
           </span>
         ) : (
-          entry.is_error && <span className="pc-tool-card-badge">failed</span>
+          entry.is_error && (
+            <span className="pc-tool-card-badge" data-tone="danger">
+              failed
+            </span>
+          )
         )}
         <span className="pc-tool-card-chevron" aria-hidden="true">
           {open ? <ChevronUp size={14} /> : <ChevronDown size={14} />}

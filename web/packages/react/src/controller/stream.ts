@@ -4,6 +4,7 @@
 import { HttpError, StreamDroppedError, UnauthorizedError, type ChatApi, type StreamItem } from "../api";
 import { isBusy, type ChatAction, type ChatState } from "../state";
 import type { ChatStore } from "./store";
+import { announceChanges } from "../changes";
 
 /** Opens a stream of a run; the signal aborts it. */
 export type Open = (signal: AbortSignal) => AsyncGenerator<StreamItem>;
@@ -102,6 +103,7 @@ export class RunStream {
       if (this.stopRequested) void this.requestCancel(item.runId);
     } else if (item.kind === "event") {
       this.store.enqueue({ type: "event", event: item.event, id: item.id });
+      if (item.event.type === "tool_complete" && item.event.changes) announceChanges(item.event.changes);
     } else {
       this.store.enqueue({ type: "reconnecting" });
     }

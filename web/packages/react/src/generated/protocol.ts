@@ -230,6 +230,16 @@ export interface EditRequest {
   };
 }
 
+/**
+ * What a tool changed in the app: an entity (`report`, `stream`...) by id, created,
+ * updated or deleted, so a page that shows it can refetch it or move on.
+ */
+export interface EntityChange {
+  entity: string;
+  id: string;
+  change: "created" | "updated" | "deleted";
+}
+
 /** Stream event: the run failed; the message to show, and its kind. */
 export interface ErrorEvent {
   type: "error";
@@ -375,6 +385,7 @@ export interface ToolCompleteEvent {
   payload: CustomPayload | null;
   approval: ApprovalPublic | null;
   usage: Usage | null;
+  changes: EntityChange[] | null;
 }
 
 /** One tool call of a turn, as `[[tool:N]]` refers to it (N = position). */
