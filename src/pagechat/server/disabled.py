@@ -46,7 +46,9 @@ async def stop_disabled_runs(
     return stopped
 
 
-async def _watch(runs: RunManager, sessions: async_sessionmaker[AsyncSession]) -> None:
+async def _stop_disabled_forever(
+    runs: RunManager, sessions: async_sessionmaker[AsyncSession]
+) -> None:
     while True:
         await asyncio.sleep(CHECK_SECONDS)
         try:
@@ -60,7 +62,7 @@ async def stopping_disabled_runs(
     runs: RunManager, sessions: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[None]:
     """While inside, disabled accounts' running answers are stopped (the app's lifespan)."""
-    task = asyncio.create_task(_watch(runs, sessions), name="stop-disabled-runs")
+    task = asyncio.create_task(_stop_disabled_forever(runs, sessions), name="stop-disabled-runs")
     try:
         yield
     finally:
