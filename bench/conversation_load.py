@@ -105,7 +105,7 @@ async def _run(database_url: str, messages: int) -> dict[str, Any]:
 
     auth = JwtAuthenticator(sessions=sessions, secret="bench-" + "s" * 40)
     app = create_app(model=FunctionModel(lambda _r: ""), store=store, authenticator=auth)
-    headers = {"Authorization": f"Bearer {auth.issue_token(user)}"}
+    headers = {"Authorization": f"Bearer {await auth.issue_token(user)}"}
     url = f"/api/conversations/{conversation_id}"
     first_ms: list[float] = []
     older_ms: list[float] = []

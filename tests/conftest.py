@@ -143,7 +143,7 @@ async def make_account(
             session=session, email=email, password_hash=password_hash, is_admin=is_admin
         )
     user = principal_of(row)
-    return Account(user, authenticator.issue_token(user))
+    return Account(user, await authenticator.issue_token(user))
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import importlib
 import json
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +19,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+    from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+    from .auth.sessions import SessionRegistry
     from .settings import Settings
 
 __all__ = ["main"]
@@ -151,6 +153,119 @@ def _cmd_users_ensure_demo(args: argparse.Namespace) -> int:
     )
     note = "created" if created else "already there; its password is left as it is"
     print(f"Demo account: {DEMO_EMAIL} / {DEMO_PASSWORD} ({note})")
+    return 0
+
+
+@contextlib.asynccontextmanager
+async def _accounts(
+    settings: Settings, locations: tuple[Path, ...]
+) -> AsyncIterator[tuple[async_sessionmaker[AsyncSession], SessionRegistry]]:
+    """The migrated database's sessions and the session registry, with the session cache
+    in Redis when `REDIS_URL` is set (so every worker sees what this command ends)."""
+    from .auth.session_cache import SessionCache
+    from .auth.sessions import SessionRegistry
+    from .redis_client import connect_redis
+    from .store.db import create_engine, create_sessionmaker
+    from .store.migrate import upgrade_async
+
+    engine = create_engine(settings.database_url)
+    cache = None
+    if settings.redis_url is not None:
+        cache = SessionCache(connect_redis(settings.redis_url, cluster=settings.redis_cluster))
+    try:
+        await upgrade_async(engine, version_locations=locations)
+        sessions = create_sessionmaker(engine)
+        yield sessions, SessionRegistry(sessions=sessions, cache=cache)
+    finally:
+        if cache is not None:
+            await cache.aclose()
+        await engine.dispose()
+
+
+async def _disable(settings: Settings, email: str, locations: tuple[Path, ...]) -> int:
+    from .auth.accounts import NoSuchAccount, disable_account
+
+    async with _accounts(settings, locations) as (sessions, registry):
+        try:
+            _, ended = await disable_account(sessions=sessions, registry=registry, email=email)
+        except NoSuchAccount:
+            raise _Failure(f"no account for {email.strip().lower()}") from None
+    return ended
+
+
+def _cmd_users_disable(args: argparse.Namespace) -> int:
+    from .settings import Settings
+
+    settings = Settings()
+    locations = _version_locations(_app_spec(args.app, settings.app))
+    ended = asyncio.run(_disable(settings, args.email, locations))
+    print(
+        f"Disabled {args.email.strip().lower()}: {ended} sessions ended; its running answers "
+        "stop within a second"
+    )
+    return 0
+
+
+async def _enable(settings: Settings, email: str, locations: tuple[Path, ...]) -> None:
+    from .auth.accounts import NoSuchAccount, enable_account
+
+    async with _accounts(settings, locations) as (sessions, _registry):
+        try:
+            await enable_account(sessions=sessions, email=email)
+        except NoSuchAccount:
+            raise _Failure(f"no account for {email.strip().lower()}") from None
+
+
+def _cmd_users_enable(args: argparse.Namespace) -> int:
+    from .settings import Settings
+
+    settings = Settings()
+    asyncio.run(
+        _enable(settings, args.email, _version_locations(_app_spec(args.app, settings.app)))
+    )
+    print(f"Enabled {args.email.strip().lower()}: it can sign in again")
+    return 0
+
+
+async def _api_key_command(settings: Settings, args: argparse.Namespace) -> list[str]:
+    from .auth.api_keys import create_api_key
+    from .store.credentials import delete_api_key, list_api_keys
+    from .store.users import get_user_by_email
+
+    locations = _version_locations(_app_spec(args.app, settings.app))
+    async with (
+        _accounts(settings, locations) as (sessions, _registry),
+        sessions.begin() as session,
+    ):
+        if args.api_keys_command == "revoke":
+            if not await delete_api_key(session=session, key_id=args.key_id, user_id=None):
+                raise _Failure(f"no API key {args.key_id}")
+            return [f"Revoked API key {args.key_id}"]
+        user = await get_user_by_email(session=session, email=args.email)
+        if user is None:
+            raise _Failure(f"no account for {args.email.strip().lower()}")
+        if args.api_keys_command == "create":
+            if not 1 <= len(args.name.strip()) <= 100:
+                raise _Failure("the name must have 1 to 100 characters")
+            made = await create_api_key(session=session, user_id=user.id, name=args.name)
+            return [
+                made.key,
+                f"API key {made.id} ({made.name}) for {user.email}: shown this once; "
+                "send it as 'Authorization: Bearer <key>'",
+            ]
+        rows = await list_api_keys(session=session, user_id=user.id)
+        return [f"{r.id}  {r.prefix}...  {r.created_at:%Y-%m-%d %H:%M}  {r.name}" for r in rows]
+
+
+def _cmd_api_keys(args: argparse.Namespace) -> int:
+    from .settings import Settings
+
+    lines = asyncio.run(_api_key_command(Settings(), args))
+    if args.api_keys_command == "create":
+        print(lines[0])  # alone on standard output, for a script to capture
+        print(lines[1], file=sys.stderr)
+    else:
+        print("\n".join(lines))
     return 0
 
 
@@ -436,6 +551,32 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--app", help=_APP_HELP)
     demo.set_defaults(func=_cmd_users_ensure_demo)
+    disable = users_sub.add_parser(
+        "disable",
+        help="turn an account off: no login, every session ended, its running answers stopped",
+    )
+    disable.add_argument("email")
+    disable.add_argument("--app", help=_APP_HELP)
+    disable.set_defaults(func=_cmd_users_disable)
+    enable = users_sub.add_parser("enable", help="let a disabled account sign in again")
+    enable.add_argument("email")
+    enable.add_argument("--app", help=_APP_HELP)
+    enable.set_defaults(func=_cmd_users_enable)
+
+    keys = sub.add_parser("api-keys", help="named API keys for programs (stored hashed)")
+    keys_sub = keys.add_subparsers(dest="api_keys_command", required=True)
+    key_create = keys_sub.add_parser(
+        "create", help="make a key for EMAIL named NAME and print it (shown this once)"
+    )
+    key_create.add_argument("email")
+    key_create.add_argument("name")
+    key_list = keys_sub.add_parser("list", help="an account's keys (never the keys themselves)")
+    key_list.add_argument("email")
+    key_revoke = keys_sub.add_parser("revoke", help="revoke the key KEY_ID: it stops working")
+    key_revoke.add_argument("key_id")
+    for command in (key_create, key_list, key_revoke):
+        command.add_argument("--app", help=_APP_HELP)
+        command.set_defaults(func=_cmd_api_keys)
 
     usage = sub.add_parser(
         "usage",

@@ -218,11 +218,18 @@ def threaded(tmp_path: Path, password_hash: str) -> Iterator[Threaded]:
 # --- leaks ------------------------------------------------------------------------
 
 _INFRASTRUCTURE = frozenset(
-    {"Server.serve", "LifespanOn.main", "_shutdown_watcher", "_end_on_exit", "Approvals._sweep"}
+    {
+        "Server.serve",
+        "LifespanOn.main",
+        "_shutdown_watcher",
+        "_end_on_exit",
+        "Approvals._sweep",
+        "_stop_disabled_forever",
+    }
 )
 """Coroutines of tasks that outlive every request: uvicorn's server and lifespan,
 sse-starlette's one-per-loop shutdown watcher and the chat streams' one that listens to
-it, and the sweep for lapsed approvals."""
+it, the sweep for lapsed approvals, and the check for disabled accounts' answers."""
 
 
 def _qualname(task: asyncio.Task[Any]) -> str:

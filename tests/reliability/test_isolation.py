@@ -26,7 +26,8 @@ from pagechat.auth import create_access_token
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, UserTurn, tool_call
 from pagechat.pages import ActionContext, PayloadConfig, ServerAction, register_page
 from pagechat.store.approvals import Approval
-from pagechat.testing import frames
+from pagechat.store.tables import ApiKey
+from pagechat.testing import TEST_PASSWORD, frames
 from pagechat.tools import ToolConfig
 from tests.conftest import TEST_SECRET, Account
 from tests.reliability.conftest import Live
@@ -35,7 +36,12 @@ AUDIT_SECRET = "ledger-7f3a-internal"
 """What the page's context builder adds on the server: only admins may see it."""
 
 PUBLIC = {("POST", "/api/auth/login"), ("GET", "/api/health"), ("MOUNT", "web")}
-ADMIN_ONLY = {("GET", "/metrics")}
+ADMIN_ONLY = {
+    ("GET", "/metrics"),
+    ("GET", "/api/admin/sessions"),
+    ("DELETE", "/api/admin/sessions/{session_id}"),
+    ("DELETE", "/api/admin/users/{user_id}/sessions"),
+}
 """Operators' routes: an admin's token (or the scraper's) reads them, nobody else."""
 """Routes that need no token: login, liveness and the web UI's static files."""
 
@@ -67,6 +73,8 @@ class World:
     """The data of every server action the handler ran."""
     approval_id: str
     """A tool call of Alice's, in a conversation of its own, waiting for her approval."""
+    api_key_id: str
+    """An API key of Alice's."""
 
 
 async def _reply(request: ModelRequest) -> AsyncIterator[ScriptItem]:
@@ -136,6 +144,10 @@ async def world(live: Live) -> World:
     if checkpoints is not None:
         await checkpoints._flush()
     stored = await live.messages(conversation_id)
+    key = await live.client.post(
+        "/api/auth/api-keys", json={"name": "ledger bot"}, headers=live.alice.headers
+    )
+    assert key.status_code == 201, key.text
     return World(
         conversation_id,
         finished.headers["x-run-id"],
@@ -145,6 +157,7 @@ async def world(live: Live) -> World:
         stored[-1]["id"],
         actions,
         waiting["approval"]["id"],
+        key.json()["id"],
     )
 
 
@@ -168,6 +181,9 @@ class Route:
     """Which of Alice's messages `{message_id}` is: `card`, `question` or `live_answer`."""
     idle: bool = False
     """Sent once Alice's runs have ended (a new branch waits for a running answer)."""
+    ends_session: bool = False
+    """Ends the session it is sent with (sign-out): sent with a session of its own where
+    the same caller's other requests follow."""
 
     def url(self, world: World) -> str:
         run_id = world.live_run_id if self.run == "live" else world.finished_run_id
@@ -181,6 +197,7 @@ class Route:
             run_id=run_id,
             message_id=message_id,
             approval_id=world.approval_id,
+            key_id=world.api_key_id,
         )
 
     async def send(self, live: Live, world: World, headers: dict[str, str]) -> httpx.Response:
@@ -194,7 +211,25 @@ class Route:
 
 CHECKED: dict[tuple[str, str], Route] = {
     ("GET", "/api/auth/me"): Route("GET", "/api/auth/me", stranger="own"),
-    ("POST", "/api/auth/logout"): Route("POST", "/api/auth/logout", stranger="own"),
+    ("POST", "/api/auth/logout"): Route(
+        "POST", "/api/auth/logout", stranger="own", ends_session=True
+    ),
+    ("POST", "/api/auth/logout-everywhere"): Route(
+        "POST", "/api/auth/logout-everywhere", stranger="own", ends_session=True
+    ),
+    # Ends the caller's other sessions, so it gets one of its own too.
+    ("POST", "/api/auth/password"): Route(
+        "POST",
+        "/api/auth/password",
+        lambda _w: {"current_password": TEST_PASSWORD, "new_password": "a new long passphrase"},
+        stranger="own",
+        ends_session=True,
+    ),
+    ("GET", "/api/auth/api-keys"): Route("GET", "/api/auth/api-keys", stranger="own"),
+    ("POST", "/api/auth/api-keys"): Route(
+        "POST", "/api/auth/api-keys", lambda _w: {"name": "another"}, stranger="own"
+    ),
+    ("DELETE", "/api/auth/api-keys/{key_id}"): Route("DELETE", "/api/auth/api-keys/{key_id}"),
     ("GET", "/api/conversations"): Route("GET", "/api/conversations", stranger="own"),
     ("GET", "/api/pages"): Route("GET", "/api/pages", stranger="own"),
     ("GET", "/api/payload-types"): Route("GET", "/api/payload-types", stranger="own"),
@@ -354,7 +389,9 @@ async def test_admin_only_routes_refuse_users_and_strangers(live: Live) -> None:
         assert user.status_code == 403, f"{method} {path}: {user.status_code}"
         assert user.json()["detail"]
         admin = await live.client.request(method, path, headers=live.admin.headers)
-        assert admin.status_code == 200, f"{method} {path}: {admin.status_code}"
+        # A path naming no real session (`{session_id}` as it is) is the admin's 404.
+        allowed = {200, 404} if path == "/api/admin/sessions/{session_id}" else {200}
+        assert admin.status_code in allowed, f"{method} {path}: {admin.status_code}"
 
 
 # --- another user ------------------------------------------------------------------
@@ -370,6 +407,7 @@ async def _snapshot(live: Live, world: World) -> dict[str, Any]:
         "active": sorted(run.id for run in live.runs.active()),
         "actions": list(world.actions),
         "approvals": await _approvals(live),
+        "api_keys": await _api_keys(live, live.alice.user.id),
     }
 
 
@@ -383,6 +421,13 @@ async def _approvals(live: Live) -> list[dict[str, Any]]:
     ]
 
 
+async def _api_keys(live: Live, user_id: str) -> list[str]:
+    """The ids of `user_id`'s API keys: a stranger must not revoke Alice's."""
+    async with live.app.state.chat.sessions() as session:
+        query = select(ApiKey.id).where(ApiKey.user_id == user_id).order_by(ApiKey.id)
+        return list((await session.scalars(query)).all())
+
+
 @pytest.mark.parametrize("key", list(CHECKED), ids=lambda k: f"{k[0]} {k[1]}")
 async def test_another_user_gets_404_and_changes_nothing(
     live: Live, world: World, key: tuple[str, str]
@@ -393,21 +438,25 @@ async def test_another_user_gets_404_and_changes_nothing(
     response = await route.send(live, world, live.bob.headers)
 
     if route.stranger == "own":
-        assert response.status_code == 200
+        assert response.status_code in (200, 201)
         assert live.alice.user.id not in response.text
+        assert world.api_key_id not in response.text
         if response.headers["content-type"].startswith("text/event-stream"):
             # An AG-UI run echoes the thread id the caller sent; the answer went elsewhere.
             (finished,) = [d for d in _documents(response) if d.get("type") == "RUN_FINISHED"]
             assert finished["result"]["conversation_id"] != world.conversation_id
         else:
             assert world.conversation_id not in response.text
-            assert response.json().get("id", live.bob.user.id) == live.bob.user.id
+            body = response.json()
+            if isinstance(body, dict) and "email" in body:  # a user: the caller
+                assert body["id"] == live.bob.user.id
     else:
         assert response.status_code == 404, response.text
         assert response.json()["detail"] in (
             "Conversation not found",
             "Run not found",
             "Approval not found",
+            "No such API key",
         )
     assert await _snapshot(live, world) == before
 
@@ -509,13 +558,24 @@ def _documents(response: httpx.Response) -> list[Any]:
     return [response.json()] if response.content else []
 
 
+async def _new_session(live: Live) -> str:
+    """Another session of Alice's (the fixture's password may have changed meanwhile)."""
+    return await live.authenticator.issue_token(live.alice.user)
+
+
 async def test_the_context_audit_reaches_admins_only(live: Live, world: World) -> None:
     seen: list[str] = []
+    own = live.alice.headers
     for route in CHECKED.values():
         if route.idle:  # the stopped run has ended (and its answer is stored)
             running = [run.task for run in live.runs.active() if run.task is not None]
             await asyncio.gather(*running, return_exceptions=True)
-        response = await route.send(live, world, live.alice.headers)
+        headers = own
+        if route.ends_session:
+            headers = {"Authorization": f"Bearer {await _new_session(live)}"}
+        response = await route.send(live, world, headers)
+        if route.ends_session:  # signing out everywhere ended `own` too
+            own = {"Authorization": f"Bearer {await _new_session(live)}"}
         where = f"{route.method} {route.path}"
         assert response.status_code < 300, f"{where}: {response.status_code} {response.text}"
         assert AUDIT_SECRET not in response.text, where

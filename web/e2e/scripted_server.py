@@ -76,7 +76,9 @@ class E2EAuth(StaticTokens, PasswordLogin):
     def __init__(self) -> None:
         super().__init__({TOKEN: USER})
 
-    async def login(self, *, email: str, password: str, client: str) -> str:
+    async def login(
+        self, *, email: str, password: str, client: str, user_agent: str | None = None
+    ) -> str:
         if email == USER.email and password == PASSWORD:
             return TOKEN
         raise InvalidCredentials()

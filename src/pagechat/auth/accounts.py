@@ -1,24 +1,37 @@
-"""Creating accounts: the CLI's `users create` and the demo account of `make run`."""
+"""Accounts: creating them (the CLI's `users create`, the demo account of `make run`),
+disabling and enabling them (`users disable`, `users enable`)."""
 
 from __future__ import annotations
 
 import asyncio
 import re
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from ..identity import Principal
+from ..store.credentials import set_disabled
 from ..store.tables import User
-from ..store.users import EmailTaken, create_user, get_user_by_email, normalize_email
+from ..store.users import (
+    EmailTaken,
+    create_user,
+    get_user_by_email,
+    normalize_email,
+    principal_of,
+)
 from .passwords import hash_password
 from .policy import WeakPassword, check_password
+from .sessions import SessionRegistry
 
 __all__ = [
     "DEMO_EMAIL",
     "DEMO_PASSWORD",
     "EmailTaken",
     "InvalidEmail",
+    "NoSuchAccount",
     "WeakPassword",
     "create_account",
+    "disable_account",
+    "enable_account",
     "ensure_account",
 ]
 
@@ -31,6 +44,10 @@ _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
 
 class InvalidEmail(ValueError):
     """Not an email address."""
+
+
+class NoSuchAccount(LookupError):
+    """No account has this email address."""
 
 
 def _checked(email: str) -> str:
@@ -85,3 +102,33 @@ async def ensure_account(
         if user is None:
             raise
         return user, False
+
+
+async def _set_disabled(
+    sessions: async_sessionmaker[AsyncSession], email: str, disabled: bool
+) -> Principal:
+    async with sessions.begin() as session:
+        user = await get_user_by_email(session=session, email=email)
+        if user is None:
+            raise NoSuchAccount(normalize_email(email))
+        await set_disabled(session=session, user_id=user.id, disabled=disabled)
+        return principal_of(user)
+
+
+async def disable_account(
+    *, sessions: async_sessionmaker[AsyncSession], registry: SessionRegistry, email: str
+) -> tuple[Principal, int]:
+    """Disable the account `email` and end all its sessions; the user and how many ended.
+
+    From now on its password and API keys are refused (its keys are kept, for `enable`).
+    Its running answers are stopped by each worker that runs one
+    (`pagechat.server.disabled.stop_disabled_runs`). Raises NoSuchAccount.
+    """
+    # Disabled first: a login racing with this finds the flag, or its session ends below.
+    user = await _set_disabled(sessions, email, True)
+    return user, await registry.end(user_id=user.id)
+
+
+async def enable_account(*, sessions: async_sessionmaker[AsyncSession], email: str) -> Principal:
+    """Let the account `email` sign in again (and its API keys work). Raises NoSuchAccount."""
+    return await _set_disabled(sessions, email, False)

@@ -1,30 +1,27 @@
-"""Bearer tokens backed by the users table."""
+"""Bearer tokens backed by the users table: session tokens (JWTs naming a session row) and
+API keys."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..defaults import TOKEN_TTL_MINUTES
 from ..identity import Authenticator, Principal
-from ..store.users import (
-    get_user,
-    get_user_by_email,
-    normalize_email,
-    principal_of,
-    read_principal,
-    update_password_hash,
-)
+from ..store.users import get_user, get_user_by_email, normalize_email, update_password_hash
+from .api_keys import hash_api_key, is_api_key
 from .limits import LoginLimiter, LoginLimits
-from .login import InvalidCredentials, LoginThrottled, PasswordLogin
+from .login import AccountDisabled, InvalidCredentials, LoginThrottled, PasswordLogin
 from .passwords import hash_password, needs_rehash, verify_password
-from .tokens import check_secret, create_access_token, verify_access_token
+from .policy import check_password
+from .session_cache import SessionCache
+from .sessions import SessionRegistry
+from .tokens import VerifiedToken, check_secret, create_access_token, verify_access_token
 
 __all__ = ["JwtAuthenticator"]
 
@@ -46,10 +43,12 @@ _VERIFIED_TOKENS = 4096
 
 
 class JwtAuthenticator(Authenticator, PasswordLogin):
-    """JWT bearer tokens (HS256, `sub` = user id) for users in the database.
+    """Session tokens (HS256 JWTs: `sub` the user id, `sid` the session) and API keys, for
+    users in the database.
 
-    A token is honoured only while its user exists; the user's admin flag is
-    read fresh on every request, so a demotion takes effect at once.
+    A token is honoured only while its session row exists (`registry`, auth/sessions.py)
+    and its user is not disabled; the user is read on every request (or from Redis, where
+    an ended session is known at once), so a demotion takes effect at once.
     """
 
     def __init__(
@@ -60,24 +59,24 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         token_ttl: timedelta = timedelta(minutes=TOKEN_TTL_MINUTES),
         limiter: LoginLimits | None = None,
         reader: Engine | None = None,
+        cache: SessionCache | None = None,
     ) -> None:
         self._sessions = sessions
-        self._reader = reader
-        """On SQLite, where the user is read per request (`store.db.create_point_reader`)."""
+        self.registry = SessionRegistry(sessions=sessions, reader=reader, cache=cache)
+        """Where sessions are started, found and ended."""
         self._secret = check_secret(secret)
-        # Tokens whose signature was checked, with their user and expiry: a client sends
-        # the same token with every request, and checking an HS256 JWT costs more CPU than
-        # the rest of authenticating it. The user is still read on every request.
-        self._verified: dict[str, tuple[str, float]] = {}
+        # Tokens whose signature was checked, with their claims: a client sends the same
+        # token with every request, and checking an HS256 JWT costs more CPU than the rest
+        # of authenticating it. The session and its user are still read on every request.
+        self._verified: dict[str, VerifiedToken] = {}
         self.token_ttl = token_ttl
         self.limiter: LoginLimits = limiter or LoginLimiter()
 
-    def _verified_user(self, token: str) -> str | None:
+    def _verified_token(self, token: str) -> VerifiedToken | None:
         known = self._verified.get(token)
         if known is not None:
-            user_id, expires = known
-            if time.time() < expires:
-                return user_id
+            if time.time() < known.expires:
+                return known
             del self._verified[token]
             return None
         verified = verify_access_token(token, secret=self._secret)
@@ -86,27 +85,53 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         if len(self._verified) >= _VERIFIED_TOKENS:
             del self._verified[next(iter(self._verified))]  # the oldest
         self._verified[token] = verified
-        return verified[0]
+        return verified
 
-    def issue_token(self, user: Principal) -> str:
-        """A signed token for `user`, valid for `token_ttl`."""
-        return create_access_token(user_id=user.id, secret=self._secret, ttl=self.token_ttl)
+    def session_of(self, token: str) -> str | None:
+        """The session a valid session token names; None for an API key or a bad token."""
+        if is_api_key(token):
+            return None
+        verified = self._verified_token(token)
+        return verified.session_id if verified is not None else None
+
+    async def issue_token(
+        self, user: Principal, *, client: str | None = None, user_agent: str | None = None
+    ) -> str:
+        """A new session of `user` and its signed token, valid for `token_ttl`."""
+        issued = datetime.now(UTC)
+        session_id = await self.registry.start(
+            user_id=user.id,
+            expires_at=issued + self.token_ttl,
+            client=client,
+            user_agent=user_agent,
+        )
+        return create_access_token(
+            user_id=user.id,
+            secret=self._secret,
+            ttl=self.token_ttl,
+            now=issued,
+            session_id=session_id,
+        )
 
     async def authenticate(self, token: str) -> Principal | None:
-        user_id = self._verified_user(token)
-        if user_id is None:
-            return None
-        if self._reader is not None:
-            try:
-                with self._reader.connect() as connection:
-                    return read_principal(connection=connection, user_id=user_id)
-            except OperationalError:
-                pass  # the file is busy beyond a short wait: read it the usual way
-        async with self._sessions() as session:
-            user = await get_user(session=session, user_id=user_id)
-            return principal_of(user) if user is not None else None
+        if is_api_key(token):
+            return await self.registry.user_of_api_key(hash_api_key(token))
+        verified = self._verified_token(token)
+        if verified is None or verified.session_id is None:
+            return None  # a token from before sessions were stored names none: signed out
+        return await self.registry.user_of(session_id=verified.session_id, user_id=verified.user_id)
 
-    async def login(self, *, email: str, password: str, client: str) -> str:
+    async def sign_out(self, token: str) -> bool:
+        """End the session `token` names; False when it names none (an API key)."""
+        session_id = self.session_of(token)
+        if session_id is None:
+            return False
+        await self.registry.end(session_id=session_id)
+        return True
+
+    async def login(
+        self, *, email: str, password: str, client: str, user_agent: str | None = None
+    ) -> str:
         email = normalize_email(email)
         wait = await self.limiter.retry_after(email, client)
         if wait is not None:
@@ -122,8 +147,32 @@ class JwtAuthenticator(Authenticator, PasswordLogin):
         if user is None or not ok:
             raise InvalidCredentials
         await self.limiter.succeeded(email, client)
+        if user.disabled_at is not None:
+            raise AccountDisabled  # told only to whoever knows the password
         if needs_rehash(user.password_hash):
             new_hash = await asyncio.to_thread(hash_password, password)
             async with self._sessions.begin() as session:
                 await update_password_hash(session=session, user_id=user.id, password_hash=new_hash)
-        return self.issue_token(principal_of(user))
+        principal = Principal(id=user.id, email=user.email, is_admin=user.is_admin)
+        return await self.issue_token(principal, client=client, user_agent=user_agent)
+
+    async def change_password(
+        self, *, user: Principal, current: str, new: str, client: str, keep: str | None
+    ) -> int:
+        """Replace `user`'s password and end their other sessions (all but `keep`); how many
+        ended. Raises InvalidCredentials (the current password is wrong), LoginThrottled
+        (counted with the logins: this is a password guess too) or WeakPassword."""
+        wait = await self.limiter.retry_after(user.email, client)
+        if wait is not None:
+            raise LoginThrottled(wait)
+        await self.limiter.failed(user.email, client)
+        async with self._sessions() as session:
+            row = await get_user(session=session, user_id=user.id)
+        if row is None or not await asyncio.to_thread(_check, row.password_hash, current):
+            raise InvalidCredentials
+        await self.limiter.succeeded(user.email, client)
+        check_password(new, email=user.email)
+        new_hash = await asyncio.to_thread(hash_password, new)
+        async with self._sessions.begin() as session:
+            await update_password_hash(session=session, user_id=user.id, password_hash=new_hash)
+        return await self.registry.end(user_id=user.id, keep=keep)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import abc
 
-__all__ = ["InvalidCredentials", "LoginThrottled", "PasswordLogin"]
+__all__ = ["AccountDisabled", "InvalidCredentials", "LoginThrottled", "PasswordLogin"]
 
 
 class InvalidCredentials(Exception):
     """Unknown email or wrong password (deliberately not told apart)."""
+
+
+class AccountDisabled(Exception):
+    """The password is right, but the account is disabled (`pagechat users disable`)."""
 
 
 class LoginThrottled(Exception):
@@ -23,8 +27,11 @@ class PasswordLogin(abc.ABC):
     """An authenticator that can also exchange an email and password for a token."""
 
     @abc.abstractmethod
-    async def login(self, *, email: str, password: str, client: str) -> str:
-        """A new access token. Raises InvalidCredentials or LoginThrottled.
+    async def login(
+        self, *, email: str, password: str, client: str, user_agent: str | None = None
+    ) -> str:
+        """A new access token. Raises InvalidCredentials, LoginThrottled or AccountDisabled.
 
-        `client` identifies where the attempt comes from (the remote address).
+        `client` identifies where the attempt comes from (the remote address);
+        `user_agent`, the program, is kept with the session for the admin's list.
         """

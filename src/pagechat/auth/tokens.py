@@ -1,14 +1,17 @@
-"""Access tokens: HS256 JWTs whose subject is the user id."""
+"""Access tokens: HS256 JWTs whose subject is the user id and whose `sid` names the
+server-side session (auth/sessions.py) they stand for."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import NamedTuple
 
 import jwt
 
 __all__ = [
     "ALGORITHM",
     "MIN_SECRET_BYTES",
+    "VerifiedToken",
     "WeakSecret",
     "check_secret",
     "create_access_token",
@@ -35,24 +38,41 @@ def check_secret(secret: str) -> str:
     return secret
 
 
+class VerifiedToken(NamedTuple):
+    """What a valid token says: its user, when it expires (POSIX time), its session."""
+
+    user_id: str
+    expires: float
+    session_id: str | None
+
+
 def create_access_token(
-    *, user_id: str, secret: str, ttl: timedelta, now: datetime | None = None
+    *,
+    user_id: str,
+    secret: str,
+    ttl: timedelta,
+    now: datetime | None = None,
+    session_id: str | None = None,
 ) -> str:
-    """A signed JWT naming `user_id`, valid for `ttl` from `now`."""
+    """A signed JWT naming `user_id` (and the session `session_id`), valid for `ttl` from `now`.
+
+    `JwtAuthenticator` honours only tokens with a session: one without is refused.
+    """
     issued = now or datetime.now(UTC)
-    claims = {"sub": user_id, "iat": issued, "exp": issued + ttl}
+    claims: dict[str, object] = {"sub": user_id, "iat": issued, "exp": issued + ttl}
+    if session_id is not None:
+        claims["sid"] = session_id
     return jwt.encode(claims, check_secret(secret), algorithm=ALGORITHM)
 
 
 def read_access_token(token: str, *, secret: str) -> str | None:
     """The user id of a valid, unexpired token signed with `secret`; None otherwise."""
     verified = verify_access_token(token, secret=secret)
-    return verified[0] if verified is not None else None
+    return verified.user_id if verified is not None else None
 
 
-def verify_access_token(token: str, *, secret: str) -> tuple[str, float] | None:
-    """The user id of a valid, unexpired token signed with `secret` and when the token
-    expires (a POSIX timestamp); None otherwise."""
+def verify_access_token(token: str, *, secret: str) -> VerifiedToken | None:
+    """The claims of a valid, unexpired token signed with `secret`; None otherwise."""
     try:
         claims = jwt.decode(
             token, secret, algorithms=[ALGORITHM], options={"require": ["exp", "sub"]}
@@ -61,6 +81,9 @@ def verify_access_token(token: str, *, secret: str) -> tuple[str, float] | None:
         return None
     subject = claims.get("sub")
     expires = claims.get("exp")
+    session_id = claims.get("sid")
     if not isinstance(subject, str) or not subject or not isinstance(expires, int | float):
         return None
-    return subject, float(expires)
+    if session_id is not None and (not isinstance(session_id, str) or not session_id):
+        return None
+    return VerifiedToken(subject, float(expires), session_id)

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..auth.authenticator import JwtAuthenticator
 from ..auth.limits import LoginLimiter, LoginLimits
 from ..auth.secret import resolve_secret
+from ..auth.session_cache import SessionCache
 from ..chat import ChatConfig, ChatService
 from ..chat.approvals import ApprovalPending
 from ..chat.service import ModelSource
@@ -37,13 +38,16 @@ from ..store.base import ChatStore
 from ..store.db import create_engine, create_point_reader, create_sessionmaker, display_url
 from ..store.migrate import upgrade_async
 from ..store.tables import utcnow
+from .disabled import stopping_disabled_runs
 from .headers import SecurityHeaders
 from .limits import BodySizeLimit
 from .passthrough import BodyPassThrough
 from .routes import (
     actions,
+    admin_sessions,
     agui_missing,
     ai_sdk,
+    api_keys,
     approvals,
     auth,
     branches,
@@ -115,7 +119,11 @@ def create_app(
                 await hook()
             # After the hooks: they apply the migrations the sweep's table comes from.
             app.state.chat.open()
-            yield
+            if sessions is None:
+                yield
+            else:
+                async with stopping_disabled_runs(run_manager, sessions):
+                    yield
         finally:
             await run_manager.shutdown()
             await app.state.chat.aclose()
@@ -207,6 +215,8 @@ def create_app(
 
     app.include_router(health.router)
     app.include_router(auth.router)
+    app.include_router(api_keys.router)
+    app.include_router(admin_sessions.router)
     app.include_router(chat.router)
     app.include_router(approvals.router)
     if has_extra("agui"):
@@ -331,9 +341,13 @@ def create_app_from_settings(
     sessions = create_sessionmaker(engine)
     store = ChatStore(sessions)
     reader = create_point_reader(settings.database_url)
+    redis = _redis(settings)
+    # With Redis, every worker sees a session end at once (auth/session_cache.py).
+    cache = SessionCache(redis) if redis is not None else None
     authenticator = JwtAuthenticator(
         sessions=sessions,
         reader=reader,
+        cache=cache,
         secret=resolve_secret(secret=settings.secret, state_dir=settings.state_dir),
         token_ttl=timedelta(minutes=settings.token_ttl_minutes),
         limiter=_login_limiter(settings),
@@ -378,6 +392,8 @@ def create_app_from_settings(
         await engine.dispose()
         if reader is not None:
             reader.dispose()
+        if cache is not None:
+            await cache.aclose()
 
     return create_app(
         model=chosen,

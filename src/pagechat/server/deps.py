@@ -24,6 +24,7 @@ __all__ = [
     "SessionDep",
     "StaticTokens",
     "current_user",
+    "request_token",
 ]
 
 _bearer = HTTPBearer(auto_error=False)
@@ -53,7 +54,14 @@ async def current_user(
     user = await authenticator.authenticate(token)
     if user is None:
         raise _unauthorized("Invalid or expired token")
+    request.state.token = token  # sign-out ends the session this token names
     return user
+
+
+def request_token(request: Request) -> str:
+    """The token `current_user` authenticated this request with (a dependency ran first)."""
+    token: str = request.state.token
+    return token
 
 
 # Dependencies are coroutines even when they await nothing: FastAPI runs a plain

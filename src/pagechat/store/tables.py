@@ -31,6 +31,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
+    "ApiKey",
+    "AuthSession",
     "Base",
     "Conversation",
     "JsonColumn",
@@ -106,6 +108,41 @@ class User(Base):
     """Lower-cased, so one address cannot hold two accounts."""
     password_hash: Mapped[str] = mapped_column(String(255))
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    disabled_at: Mapped[datetime | None] = mapped_column()
+    """Set by `pagechat users disable`: no login, no session, no API key works meanwhile."""
+
+
+class AuthSession(Base):
+    """A signed-in session: a session token (a JWT) names it by `sid`; it works while the
+    row exists. Signing out deletes it (auth/sessions.py)."""
+
+    __tablename__ = "auth_sessions"
+    __table_args__ = (Index("ix_auth_sessions_user", "user_id"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column()
+    """The token's own expiry: rows past it are purged when their user signs in again."""
+    client: Mapped[str | None] = mapped_column(String(64))
+    """The address it was signed in from, for the admin's list."""
+    user_agent: Mapped[str | None] = mapped_column(String(200))
+
+
+class ApiKey(Base):
+    """A named API key: only the SHA-256 of the key is kept (auth/api_keys.py)."""
+
+    __tablename__ = "api_keys"
+    __table_args__ = (Index("ix_api_keys_user", "user_id"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(100))
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    """Hex SHA-256 of the key; the key itself is shown once, at creation."""
+    prefix: Mapped[str] = mapped_column(String(12))
+    """The key's first characters, so its owner can tell their keys apart."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

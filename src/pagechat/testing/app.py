@@ -113,7 +113,7 @@ class LiveApp:
                 session=session, email=email, password_hash=_password_hash(), is_admin=is_admin
             )
         user = principal_of(row)
-        return TestAccount(user, authenticator.issue_token(user))
+        return TestAccount(user, await authenticator.issue_token(user))
 
 
 def _settings(directory: Path, overrides: Mapping[str, Any]) -> Settings:

@@ -11,7 +11,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import pagechat.auth.authenticator as authenticator_module
 from pagechat.auth import InvalidCredentials, JwtAuthenticator, LoginLimiter, LoginThrottled
-from pagechat.auth.tokens import create_access_token
 from pagechat.store import create_engine, create_sessionmaker, upgrade_async
 from pagechat.store.db import create_point_reader
 from pagechat.store.tables import User
@@ -121,7 +120,7 @@ async def test_on_sqlite_the_user_is_read_without_the_async_driver(
     finally:
         reader.dispose()
         await engine.dispose()
-    assert any("FROM users" in s for s in through_reader)
+    assert any("FROM auth_sessions" in s and "JOIN users" in s for s in through_reader)
     assert through_async == []
 
 
@@ -158,7 +157,8 @@ async def test_a_remembered_token_stops_working_when_it_expires(
     authenticator: JwtAuthenticator, alice: Account, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     now = datetime.now(UTC)
-    token = create_access_token(user_id=alice.user.id, secret=TEST_SECRET, ttl=timedelta(minutes=1))
+    authenticator.token_ttl = timedelta(minutes=1)
+    token = await authenticator.issue_token(alice.user)
     assert await authenticator.authenticate(token) == alice.user
 
     later = (now + timedelta(minutes=2)).timestamp()

@@ -313,7 +313,8 @@ async def test_opening_a_conversation_costs_one_query_beyond_the_token_check(
             selects.append(statement)
 
     # On SQLite the token check reads the user through the point reader.
-    engines = [engine.sync_engine, *([authenticator._reader] if authenticator._reader else [])]
+    reader = authenticator.registry._reader
+    engines = [engine.sync_engine, *([reader] if reader else [])]
     for each in engines:
         event.listen(each, "before_cursor_execute", _count)
     try:

@@ -4,7 +4,7 @@ One row per answer (its message id), written when the answer ends, kept when the
 conversation is deleted; by user, model and UTC day, with the prompt-cache counts apart.
 
 Revision ID: pagechat_0010
-Revises: pagechat_0008
+Revises: pagechat_0009
 Create Date: 2026-11-28
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "pagechat_0010"
-down_revision: str | Sequence[str] | None = "pagechat_0008"
+down_revision: str | Sequence[str] | None = "pagechat_0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
