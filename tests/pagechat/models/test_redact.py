@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import logging
+import random
 
 import pytest
 
@@ -28,6 +29,20 @@ def test_a_key_shaped_token_is_removed_even_when_it_is_not_ours() -> None:
     text = redact("upstream said: invalid key sk-proj-AbCdEfGh12345678 and sk-***abcd")
 
     assert "AbCdEfGh" not in text and "abcd" not in text
+
+
+def test_pieces_of_the_key_anywhere_in_a_long_line_are_all_removed() -> None:
+    # Overlapping and touching pieces, far into a 16 KB request line: the RE2 pass that
+    # tells a line without any piece must still send every line with one to the full scan.
+    rng = random.Random(7)
+    filler = [rng.choice("abcdefXYZ019/-?&=") * rng.randint(1, 400) for _ in range(60)]
+    pieces = [KEY[i : i + rng.randint(6, 14)] for i in rng.sample(range(len(KEY) - 14), 20)]
+    line = "GET /api/health?q=" + "".join(f + p for f, p in zip(filler, pieces, strict=False))
+
+    text = redact(line, [KEY])
+
+    assert all(KEY[n : n + 6] not in text for n in range(len(KEY) - 5))
+    assert text.count(REDACTED) >= 1 and text.startswith("GET /api/health?q=")
 
 
 def test_text_without_keys_is_left_alone() -> None:
