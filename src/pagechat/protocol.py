@@ -455,11 +455,15 @@ MAX_JSON_DEPTH = 32
 state, context, tool schemas and forwarded props): far below where encoders give up."""
 MAX_JSON_VALUES = 20_000
 """How many values (objects, arrays, strings, numbers...) a client's JSON may hold."""
+_INT64 = (-(2**63), 2**63 - 1)
+"""The integers a client's JSON may hold: what PostgreSQL's JSONB, the run's Redis
+recipe (orjson) and JavaScript clients can carry. Python's JSON reads any size."""
 
 
 def json_limit_problem(value: Any, *, what: str) -> str | None:
     """Why `value`, a client's JSON named `what`, is over `MAX_JSON_DEPTH` or
-    `MAX_JSON_VALUES`, or None. Iterative: no depth makes it recurse."""
+    `MAX_JSON_VALUES` or holds an integer beyond 64 bits, or None. Iterative: no depth
+    makes it recurse."""
     pending: list[tuple[Any, int]] = [(value, 1)]
     count = 0
     while pending:
@@ -469,6 +473,8 @@ def json_limit_problem(value: Any, *, what: str) -> str | None:
             return f"{what} holds more than {MAX_JSON_VALUES:,} values (MAX_JSON_VALUES)"
         if depth > MAX_JSON_DEPTH:
             return f"{what} nests deeper than {MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)"
+        if isinstance(item, int) and not _INT64[0] <= item <= _INT64[1]:
+            return f"{what} holds an integer outside the 64-bit range"
         if isinstance(item, dict):
             pending.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):

@@ -160,6 +160,20 @@ async def test_a_deep_context_that_parses_is_a_422_naming_the_limit(live: Live) 
     await _nothing_started(live)
 
 
+async def test_an_integer_beyond_64_bits_in_the_context_is_a_422_not_a_500(live: Live) -> None:
+    # Schemathesis found it: the answer's takeover recipe (orjson) could not encode it, and
+    # the start failed with a 500 after the checks.
+    for number in (2**63, -(2**63) - 1, 10**40):
+        body = {"message": "Look", "context": {"page": [1, {"n": number}]}}
+        response = await live.client.post("/api/chat/stream", json=body, headers=live.alice.headers)
+        assert _is_json_4xx(response) and response.status_code == 422, response.text[:200]
+        assert "64-bit" in json.dumps(response.json()["detail"])
+    await _nothing_started(live)
+    live.script(["Seen."])
+    response, fs = await live.chat("Look", context={"edge": [2**63 - 1, -(2**63)]})
+    assert response.status_code == 200 and fs[-1].type == "complete"
+
+
 async def test_a_context_as_deep_as_the_limit_goes_through_the_whole_turn(live: Live) -> None:
     live.script(["Seen."])
     # `context` is one level, `state` the next: the rest fills the limit.

@@ -41,6 +41,7 @@ ADMIN_ONLY = {
     ("GET", "/api/admin/sessions"),
     ("DELETE", "/api/admin/sessions/{session_id}"),
     ("DELETE", "/api/admin/users/{user_id}/sessions"),
+    ("GET", "/api/admin/usage"),
 }
 """Operators' routes: an admin's token (or the scraper's) reads them, nobody else."""
 """Routes that need no token: login, liveness and the web UI's static files."""
