@@ -462,23 +462,24 @@ recipe (orjson) and JavaScript clients can carry. Python's JSON reads any size."
 
 def json_limit_problem(value: Any, *, what: str) -> str | None:
     """Why `value`, a client's JSON named `what`, is over `MAX_JSON_DEPTH` or
-    `MAX_JSON_VALUES` or holds an integer beyond 64 bits, or None. Iterative: no depth
-    makes it recurse."""
-    pending: list[tuple[Any, int]] = [(value, 1)]
+    `MAX_JSON_VALUES` or holds an integer beyond 64 bits (named by its path), or None.
+    Iterative: no depth makes it recurse."""
+    pending: list[tuple[Any, int, str]] = [(value, 1, "")]
     count = 0
     while pending:
-        item, depth = pending.pop()
+        item, depth, path = pending.pop()
         count += 1
         if count > MAX_JSON_VALUES:
             return f"{what} holds more than {MAX_JSON_VALUES:,} values (MAX_JSON_VALUES)"
         if depth > MAX_JSON_DEPTH:
             return f"{what} nests deeper than {MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)"
         if isinstance(item, int) and not _INT64[0] <= item <= _INT64[1]:
-            return f"{what} holds an integer outside the 64-bit range"
+            where = f" at {path.lstrip('.')}" if path else ""
+            return f"{what} holds an integer outside the 64-bit range{where}"
         if isinstance(item, dict):
-            pending.extend((v, depth + 1) for v in item.values())
+            pending.extend((v, depth + 1, f"{path}.{k}") for k, v in item.items())
         elif isinstance(item, list):
-            pending.extend((v, depth + 1) for v in item)
+            pending.extend((v, depth + 1, f"{path}[{i}]") for i, v in enumerate(item))
     return None
 
 

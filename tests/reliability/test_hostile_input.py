@@ -167,7 +167,7 @@ async def test_an_integer_beyond_64_bits_in_the_context_is_a_422_not_a_500(live:
         body = {"message": "Look", "context": {"page": [1, {"n": number}]}}
         response = await live.client.post("/api/chat/stream", json=body, headers=live.alice.headers)
         assert _is_json_4xx(response) and response.status_code == 422, response.text[:200]
-        assert "64-bit" in json.dumps(response.json()["detail"])
+        assert "64-bit range at page[1].n" in json.dumps(response.json()["detail"])
     await _nothing_started(live)
     live.script(["Seen."])
     response, fs = await live.chat("Look", context={"edge": [2**63 - 1, -(2**63)]})

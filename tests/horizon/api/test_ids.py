@@ -44,4 +44,4 @@ async def test_a_server_action_given_a_huge_report_id_is_a_422_not_another_repor
     )
 
     assert response.status_code == 422
-    assert "report_id" in response.json()["detail"]
+    assert "report_id" in str(response.json()["detail"])
