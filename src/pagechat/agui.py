@@ -59,6 +59,7 @@ from .events import (
     Cancelled,
     Complete,
     Error,
+    ReasoningDelta,
     RunEvent,
     Status,
     TextDelta,
@@ -197,6 +198,9 @@ class AguiStream(StreamAdapter):
                     ),
                 ]
             case Status() | ApprovalResolved():
+                return []
+            case ReasoningDelta():
+                # WIP (issue 37): AG-UI's REASONING_* events come in the next step.
                 return []
             case _:
                 assert_never(event)

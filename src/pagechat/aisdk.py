@@ -35,6 +35,7 @@ from .events import (
     Cancelled,
     Complete,
     Error,
+    ReasoningDelta,
     RunEvent,
     Status,
     TextDelta,
@@ -160,6 +161,9 @@ class AiSdkStream(StreamAdapter):
             case Status():
                 return [{"type": _STATUS, "data": {"message": event.message}, "transient": True}]
             case ApprovalResolved():
+                return []
+            case ReasoningDelta():
+                # WIP (issue 37): the `reasoning-*` parts come in the next step.
                 return []
             case _:
                 assert_never(event)

@@ -59,6 +59,7 @@ __all__ = [
     "PayloadDecision",
     "PayloadDecisionRequest",
     "PayloadErrorData",
+    "ReasoningEvent",
     "StatusData",
     "StatusEvent",
     "StreamEvent",
@@ -305,6 +306,13 @@ class TextDeltaEvent(_Model):
     text: str
 
 
+class ReasoningEvent(_Model):
+    """Stream event: the next piece of the model's reasoning, shown apart from the answer."""
+
+    type: Literal["reasoning"] = "reasoning"
+    text: str
+
+
 class ToolStartEvent(_Model):
     """Stream event: the model called a tool, which starts now."""
 
@@ -404,6 +412,7 @@ class ApprovalResolvedEvent(_Model):
 StreamEvent = Annotated[
     StatusEvent
     | TextDeltaEvent
+    | ReasoningEvent
     | ToolStartEvent
     | ToolProgressEvent
     | ToolCompleteEvent
@@ -755,7 +764,7 @@ _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
 def wire_schema() -> dict[str, Any]:
     """One JSON Schema document holding every wire type under `$defs`.
 
-    `StreamEvent` is the discriminated union of the ten events.
+    `StreamEvent` is the discriminated union of the eleven events.
     """
     from pydantic.json_schema import models_json_schema
 

@@ -32,6 +32,7 @@ from ..agent import (
 from ..events import (
     Complete,
     Error,
+    ReasoningDelta,
     RunEvent,
     Status,
     TextDelta,
@@ -247,6 +248,9 @@ class TurnRunner:
                 self._show(self.parser.flush())
                 self._emit(replace(event, input=storable(event.input)))
             case ToolUpdate() | Status():
+                self._emit(event)
+            case ReasoningDelta():
+                # Shown live apart from the answer; WIP (issue 37): not yet stored with it.
                 self._emit(event)
             case AgentToolComplete():
                 self._on_tool_complete(event)

@@ -169,6 +169,7 @@ function _index(o: Json): number {
 const _READERS: { [K in StreamEvent["type"]]: (o: Json) => Extract<StreamEvent, { type: K }> } = {
   status: (o) => ({ type: "status", message: _string(o, "message") }),
   text_delta: (o) => ({ type: "text_delta", text: _string(o, "text") }),
+  reasoning: (o) => ({ type: "reasoning", text: _string(o, "text") }),
   tool_start: (o) => ({
     type: "tool_start",
     tool: _string(o, "tool"),

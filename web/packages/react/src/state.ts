@@ -32,6 +32,8 @@ export interface ChatState {
   /** The last SSE `id:` seen for `runId` (0 = none); resumption starts after it. */
   lastEventId: number;
   streamingText: string;
+  /** The model's reasoning streamed so far in this run (shown apart from the answer). */
+  streamingReasoning: string;
   statusText: string | null;
   activeToolProgress: ActiveToolProgress | null;
   /** Tool calls of the running turn by `[[tool:N]]` index: started (not yet indexed) ones trail. */
@@ -80,6 +82,7 @@ export const initialChatState: ChatState = {
   runId: null,
   lastEventId: 0,
   streamingText: "",
+  streamingReasoning: "",
   statusText: null,
   activeToolProgress: null,
   liveTools: [],
@@ -180,6 +183,7 @@ export function liveToolHistory(tools: LiveTool[]): ToolHistoryEntry[] {
 
 const streamingReset = {
   streamingText: "",
+  streamingReasoning: "",
   statusText: null,
   activeToolProgress: null,
   liveTools: [],
@@ -203,6 +207,8 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
       return { ...state, statusText: event.message };
     case "text_delta":
       return { ...state, statusText: null, streamingText: state.streamingText + event.text };
+    case "reasoning":
+      return { ...state, statusText: null, streamingReasoning: state.streamingReasoning + event.text };
     case "tool_start":
       return {
         ...state,

@@ -313,6 +313,12 @@ export interface PayloadErrorData {
   details: string;
 }
 
+/** Stream event: the next piece of the model's reasoning, shown apart from the answer. */
+export interface ReasoningEvent {
+  type: "reasoning";
+  text: string;
+}
+
 /** `data-pagechat-status` (transient: `onData` only): a status line while the model works. */
 export interface StatusData {
   message: string;
@@ -327,6 +333,7 @@ export interface StatusEvent {
 export type StreamEvent =
   | StatusEvent
   | TextDeltaEvent
+  | ReasoningEvent
   | ToolStartEvent
   | ToolProgressEvent
   | ToolCompleteEvent
@@ -450,4 +457,4 @@ export interface UserPublic {
 }
 
 /** Every value of StreamEvent's `type` discriminator. */
-export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
+export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","reasoning","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
