@@ -16,6 +16,7 @@ const complete = (message: string, extra: Partial<Extract<StreamEvent, { type: "
   type: "complete",
   payload: {
     message,
+    reasoning: null,
     suggested_values: null,
     suggested_actions: null,
     custom_payload: null,

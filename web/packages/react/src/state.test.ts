@@ -139,6 +139,7 @@ describe("chatReducer: each stream event", () => {
       run_id: "r1",
       payload_decision: null,
       stop_reason: "end_turn",
+      reasoning: null,
       approval: null,
       created_at: expect.any(String) as string,
       sibling_count: 1,

@@ -145,6 +145,7 @@ export interface ChatResponsePayload {
   usage: Usage | null;
   warnings: string[];
   stop_reason: string | null;
+  reasoning: Reasoning | null;
 }
 
 /** One button of a choices block: the label shown and the value sent. */
@@ -296,6 +297,7 @@ export interface MessagePublic {
   sibling_position: number;
   feedback: FeedbackPublic | null;
   model: string | null;
+  reasoning: Reasoning | null;
 }
 
 /** The body of `POST /api/conversations/{id}/messages/{message_id}/decision`. */
@@ -311,6 +313,15 @@ export interface PayloadErrorData {
   payload_type: string;
   reason: string;
   details: string;
+}
+
+/**
+ * The model's reasoning before an answer, as the tray shows it: its text, and how long
+ * it took (first to last reasoning delta) for "Thought for N s".
+ */
+export interface Reasoning {
+  text: string;
+  seconds: number;
 }
 
 /** Stream event: the next piece of the model's reasoning, shown apart from the answer. */
