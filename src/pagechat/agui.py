@@ -35,6 +35,11 @@ from ag_ui.core import (
     BaseEvent,
     CustomEvent,
     Interrupt,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
     RunErrorEvent,
     RunFinishedCancelledOutcome,
     RunFinishedEvent,
@@ -59,6 +64,7 @@ from .events import (
     Cancelled,
     Complete,
     Error,
+    ReasoningDelta,
     RunEvent,
     Status,
     TextDelta,
@@ -118,6 +124,8 @@ class AguiStream(StreamAdapter):
         self.run_id = run_id
         self._state = state
         self._text_id: str | None = None
+        self._reasoning_id: str | None = None
+        """The open reasoning message: any event but a reasoning delta ends it."""
         self._tool_ids: list[str] = []
         self._frontend = frozenset(frontend_tools)
         self._resumed_call = resumed_call
@@ -155,6 +163,11 @@ class AguiStream(StreamAdapter):
             elif isinstance(event, ApprovalResolved):
                 self._replaying = False
             return []
+        if self._reasoning_id is not None and not isinstance(event, ReasoningDelta):
+            return [*self._close_reasoning(), *self._events(event)]
+        return self._events(event)
+
+    def _events(self, event: RunEvent) -> list[BaseEvent]:
         match event:
             case TextDelta():
                 return self._text(event.text)
@@ -198,6 +211,8 @@ class AguiStream(StreamAdapter):
                 ]
             case Status() | ApprovalResolved():
                 return []
+            case ReasoningDelta():
+                return self._reasoning(event.text)
             case _:
                 assert_never(event)
 
@@ -271,6 +286,26 @@ class AguiStream(StreamAdapter):
             events.append(TextMessageStartEvent(message_id=self._text_id, role="assistant"))
         events.append(TextMessageContentEvent(message_id=self._text_id, delta=text))
         return events
+
+    def _reasoning(self, text: str) -> list[BaseEvent]:
+        """The reasoning as AG-UI's REASONING_* events: one reasoning message, apart from
+        the answer's text, open until another kind of event comes."""
+        events = self._close_text()
+        if self._reasoning_id is None:
+            self._reasoning_id = message_id = _id()
+            events.append(ReasoningStartEvent(message_id=message_id))
+            events.append(ReasoningMessageStartEvent(message_id=message_id, role="reasoning"))
+        events.append(ReasoningMessageContentEvent(message_id=self._reasoning_id, delta=text))
+        return events
+
+    def _close_reasoning(self) -> list[BaseEvent]:
+        if self._reasoning_id is None:
+            return []
+        message_id, self._reasoning_id = self._reasoning_id, None
+        return [
+            ReasoningMessageEndEvent(message_id=message_id),
+            ReasoningEndEvent(message_id=message_id),
+        ]
 
     def _close_text(self) -> list[BaseEvent]:
         if self._text_id is None:

@@ -35,6 +35,7 @@ from .events import (
     Cancelled,
     Complete,
     Error,
+    ReasoningDelta,
     RunEvent,
     Status,
     TextDelta,
@@ -101,6 +102,8 @@ class AiSdkStream(StreamAdapter):
         """The decision was told: the next call to start is the one decided."""
         """A resumed run first replays the answer so far, which the client has already."""
         self._text_id: str | None = None
+        self._reasoning_id: str | None = None
+        """The open `reasoning-*` part: any event but a reasoning delta ends it."""
         self._tool_ids: list[str] = []
         self._tool_names: dict[str, str] = {}
         self._opened = False
@@ -136,6 +139,12 @@ class AiSdkStream(StreamAdapter):
         """The chunks that say what this pagechat event says (none for some)."""
         if self._replaying or self._told_already(event):
             return self._skip(event)
+        if self._reasoning_id is not None and not isinstance(event, ReasoningDelta):
+            reasoning_id, self._reasoning_id = self._reasoning_id, None
+            return [{"type": "reasoning-end", "id": reasoning_id}, *self._chunks(event)]
+        return self._chunks(event)
+
+    def _chunks(self, event: RunEvent) -> list[Chunk]:
         match event:
             case TextDelta():
                 return self._text(event.text)
@@ -161,6 +170,8 @@ class AiSdkStream(StreamAdapter):
                 return [{"type": _STATUS, "data": {"message": event.message}, "transient": True}]
             case ApprovalResolved():
                 return []
+            case ReasoningDelta():
+                return self._reasoning(event.text)
             case _:
                 assert_never(event)
 
@@ -226,6 +237,15 @@ class AiSdkStream(StreamAdapter):
             self._text_id = _id()
             chunks.append({"type": "text-start", "id": self._text_id})
         chunks.append({"type": "text-delta", "id": self._text_id, "delta": text})
+        return chunks
+
+    def _reasoning(self, text: str) -> list[Chunk]:
+        """The reasoning as the SDK's `reasoning-*` parts, apart from the answer's text."""
+        chunks = self._close_text()
+        if self._reasoning_id is None:
+            self._reasoning_id = _id()
+            chunks.append({"type": "reasoning-start", "id": self._reasoning_id})
+        chunks.append({"type": "reasoning-delta", "id": self._reasoning_id, "delta": text})
         return chunks
 
     def _close_text(self) -> list[Chunk]:

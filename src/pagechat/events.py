@@ -39,6 +39,7 @@ from .protocol import (
     CustomPayload,
     EntityChange,
     ErrorEvent,
+    ReasoningEvent,
     StatusEvent,
     StreamEvent,
     TextDeltaEvent,
@@ -56,6 +57,7 @@ __all__ = [
     "Cancelled",
     "Complete",
     "Error",
+    "ReasoningDelta",
     "RunEvent",
     "RunEventKind",
     "Status",
@@ -85,6 +87,16 @@ class TextDelta:
     so the log builds none, and a reader of typed events gets one made as it reads."""
 
     kind: Literal["text_delta"] = "text_delta"
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReasoningDelta:
+    """The next piece of the model's reasoning before (or between) its answer's text:
+    Anthropic's extended thinking, or the `reasoning_content` of an OpenAI-compatible
+    server. Shown apart from the answer, never sent to the model as text."""
+
+    kind: Literal["reasoning"] = "reasoning"
     text: str
 
 
@@ -184,6 +196,7 @@ class ApprovalResolved:
 RunEvent = (
     Status
     | TextDelta
+    | ReasoningDelta
     | ToolStart
     | ToolUpdate
     | ToolComplete
@@ -198,6 +211,7 @@ RunEvent = (
 RunEventKind = Literal[
     "status",
     "text_delta",
+    "reasoning",
     "tool_start",
     "tool_progress",
     "tool_complete",
@@ -215,6 +229,7 @@ TERMINAL_KINDS: frozenset[str] = frozenset({"complete", "error", "cancelled", "a
 _WIRE: dict[str, type[BaseModel]] = {
     "status": StatusEvent,
     "text_delta": TextDeltaEvent,
+    "reasoning": ReasoningEvent,
     "tool_start": ToolStartEvent,
     "tool_progress": ToolProgressEvent,
     "tool_complete": ToolCompleteEvent,
@@ -230,6 +245,7 @@ _CLASSES: dict[str, type[RunEvent]] = {
     for cls in (
         Status,
         TextDelta,
+        ReasoningDelta,
         ToolStart,
         ToolUpdate,
         ToolComplete,

@@ -59,6 +59,8 @@ __all__ = [
     "PayloadDecision",
     "PayloadDecisionRequest",
     "PayloadErrorData",
+    "Reasoning",
+    "ReasoningEvent",
     "StatusData",
     "StatusEvent",
     "StreamEvent",
@@ -168,6 +170,14 @@ class ToolHistoryEntry(_Model):
     (`present_choices`: the choices block); the turn ended after it."""
 
 
+class Reasoning(_Model):
+    """The model's reasoning before an answer, as the tray shows it: its text, and how long
+    it took (first to last reasoning delta) for "Thought for N s"."""
+
+    text: str
+    seconds: float = Field(ge=0)
+
+
 class Usage(_Model):
     """Tokens a turn consumed, summed over its model calls."""
 
@@ -203,6 +213,8 @@ class ChatResponsePayload(_Model):
     stop_reason: str | None = None
     """Why the model stopped: `end_turn`, or `max_tokens` when the answer was cut off by
     the output limit (the tray says so and offers to continue)."""
+    reasoning: Reasoning | None = None
+    """The model's reasoning before the answer, as stored with it."""
 
 
 # --- the AI SDK's UI message stream (pagechat.aisdk) ------------------------
@@ -305,6 +317,13 @@ class TextDeltaEvent(_Model):
     text: str
 
 
+class ReasoningEvent(_Model):
+    """Stream event: the next piece of the model's reasoning, shown apart from the answer."""
+
+    type: Literal["reasoning"] = "reasoning"
+    text: str
+
+
 class ToolStartEvent(_Model):
     """Stream event: the model called a tool, which starts now."""
 
@@ -404,6 +423,7 @@ class ApprovalResolvedEvent(_Model):
 StreamEvent = Annotated[
     StatusEvent
     | TextDeltaEvent
+    | ReasoningEvent
     | ToolStartEvent
     | ToolProgressEvent
     | ToolCompleteEvent
@@ -623,6 +643,8 @@ class MessagePublic(_Model):
     """The caller's own thumbs on this answer; nobody else's is ever shown."""
     model: str | None = None
     """`provider/name` of the model that wrote this answer."""
+    reasoning: Reasoning | None = None
+    """The model's reasoning before the answer, when it showed any (as it streamed)."""
 
 
 class ConversationPublic(_Model):
@@ -762,7 +784,7 @@ _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
 def wire_schema() -> dict[str, Any]:
     """One JSON Schema document holding every wire type under `$defs`.
 
-    `StreamEvent` is the discriminated union of the ten events.
+    `StreamEvent` is the discriminated union of the eleven events.
     """
     from pydantic.json_schema import models_json_schema
 

@@ -90,6 +90,8 @@ class Settings(BaseSettings):
     model: str | None = Field(default=None, alias="PAGECHAT_MODEL")
     max_tokens: int = Field(default=defaults.MAX_TOKENS, alias="PAGECHAT_MAX_TOKENS")
     temperature: float | None = Field(default=None, alias="PAGECHAT_TEMPERATURE")
+    thinking_budget: int | None = Field(default=None, ge=1024, alias="PAGECHAT_THINKING_BUDGET")
+    """Anthropic extended thinking's budget in tokens (at least 1024); unset: no thinking."""
     max_iterations: int = Field(default=defaults.MAX_ITERATIONS, alias="PAGECHAT_MAX_ITERATIONS")
     history_budget: int = Field(default=defaults.HISTORY_BUDGET, alias="PAGECHAT_HISTORY_BUDGET")
     checkpoint_seconds: float = Field(

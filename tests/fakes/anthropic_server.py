@@ -12,6 +12,11 @@ A reply streams exactly what the API sends: `message_start`, then per content
 block `content_block_start` / `content_block_delta` (`text_delta`, or
 `input_json_delta` with the JSON split into fragments) / `content_block_stop`,
 then `message_delta` (stop_reason, usage.output_tokens) and `message_stop`.
+`Thinking(...)` streams a thinking block (`thinking_delta`s, then its `signature_delta`)
+and `RedactedThinking(...)` a redacted one, as extended thinking does; in strict mode a
+request whose assistant message holds a thinking block that is not the one the fake sent
+(text or signature changed), or a thinking request whose last assistant tool turn drops
+its thinking block, is refused as the API refuses it.
 Faults are scripted in the same list: `Ping()`, `Stall(s)`, `ErrorEvent(...)`,
 `Cut()`; HTTP errors before the stream with `HttpError` (`rate_limited`,
 `overloaded`, `unauthorized`).
@@ -24,8 +29,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import dataclasses
+import hashlib
 import itertools
 import json
 import math
@@ -50,9 +57,11 @@ __all__ = [
     "FakeAnthropic",
     "HttpError",
     "Ping",
+    "RedactedThinking",
     "Reply",
     "Response",
     "Stall",
+    "Thinking",
     "ToolUse",
     "echo_responder",
     "overloaded",
@@ -77,6 +86,29 @@ class ToolUse:
     raw_json: str | None = None
     """Sent instead of `input`'s JSON, e.g. to send JSON that does not parse."""
     fragments: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Thinking:
+    """A thinking block (extended thinking): its text streamed in `fragments` pieces, then
+    its signature (the fake's own, `signature_for(text)`, unless given)."""
+
+    text: str
+    fragments: int = 3
+    signature: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RedactedThinking:
+    """A redacted_thinking block: opaque `data`, sent whole at its start."""
+
+    data: str = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"
+
+
+def signature_for(thinking: str) -> str:
+    """The signature the fake gives a thinking block's text (and checks it against)."""
+    digest = hashlib.sha256(b"fake-thinking:" + thinking.encode()).digest()
+    return base64.b64encode(digest).decode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +142,9 @@ class Cut:
     clean: bool = False
 
 
-StreamItem: TypeAlias = str | ToolUse | Ping | Stall | ErrorEvent | Cut
+StreamItem: TypeAlias = (
+    str | ToolUse | Thinking | RedactedThinking | Ping | Stall | ErrorEvent | Cut
+)
 """A string is one `text_delta`; consecutive strings share one text block."""
 
 
@@ -558,6 +592,19 @@ class FakeAnthropic:
                         await asyncio.sleep(gap)
                     await delta({"type": "input_json_delta", "partial_json": fragment})
                 await close_block()
+            elif isinstance(item, Thinking):
+                await open_block({"type": "thinking", "thinking": "", "signature": ""})
+                out_chars += len(item.text)
+                for fragment in _split(item.text, item.fragments):
+                    if gap:
+                        await asyncio.sleep(gap)
+                    await delta({"type": "thinking_delta", "thinking": fragment})
+                signature = item.signature or signature_for(item.text)
+                await delta({"type": "signature_delta", "signature": signature})
+                await close_block()
+            elif isinstance(item, RedactedThinking):
+                await open_block({"type": "redacted_thinking", "data": item.data})
+                await close_block()
             elif isinstance(item, Ping):
                 await emit("ping", {"type": "ping"})
             elif isinstance(item, Stall):
@@ -603,6 +650,11 @@ def _message(
                 content[-1]["text"] += item
             else:
                 content.append({"type": "text", "text": item})
+        elif isinstance(item, Thinking):
+            signature = item.signature or signature_for(item.text)
+            content.append({"type": "thinking", "thinking": item.text, "signature": signature})
+        elif isinstance(item, RedactedThinking):
+            content.append({"type": "redacted_thinking", "data": item.data})
         elif isinstance(item, ToolUse):
             content.append(
                 {
@@ -644,6 +696,8 @@ def _validate(body: dict[str, Any]) -> str | None:
         schema = tool.get("input_schema")
         if not tool.get("name") or not isinstance(schema, dict) or schema.get("type") != "object":
             return "tools: each tool needs a name and an input_schema of type object"
+    if problem := _thinking_problem(body):
+        return problem
     previous_tool_uses: set[str] = set()
     for i, message in enumerate(messages):
         role = message.get("role")
@@ -679,6 +733,51 @@ def _validate(body: dict[str, Any]) -> str | None:
                 return f"messages.{i}: text content blocks must be non-empty"
         uses = {b["id"] for b in blocks if b.get("type") == "tool_use"}
         previous_tool_uses = uses if role == "assistant" else set()
+    return None
+
+
+def _thinking_problem(body: dict[str, Any]) -> str | None:
+    """Extended thinking's rules: the budget, no temperature, and thinking blocks sent back
+    unchanged (their signatures), first in the assistant turn a tool result answers."""
+    thinking = body.get("thinking")
+    if thinking is not None and thinking.get("type") == "enabled":
+        budget = thinking.get("budget_tokens")
+        if not isinstance(budget, int) or budget < 1024:
+            return "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"
+        if budget >= body.get("max_tokens", 0):
+            return "`max_tokens` must be greater than `thinking.budget_tokens`"
+        if body.get("temperature") not in (None, 1):
+            return "`temperature` may only be set to 1 when thinking is enabled"
+    messages = body.get("messages") or []
+    for i, message in enumerate(messages):
+        content = message.get("content")
+        if message.get("role") != "assistant" or not isinstance(content, list):
+            continue
+        for block in content:
+            if block.get("type") == "thinking" and block.get("signature") != signature_for(
+                block.get("thinking", "")
+            ):
+                return f"messages.{i}.content: Invalid `signature` in `thinking` block"
+            if block.get("type") == "redacted_thinking" and not block.get("data"):
+                return f"messages.{i}.content: Invalid `data` in `redacted_thinking` block"
+    if thinking is None or thinking.get("type") != "enabled":
+        return None
+    # The assistant turn the last user message's tool results answer must start with its
+    # thinking: the API cannot check the model's reasoning across a tool call otherwise.
+    for i in range(len(messages) - 1, 0, -1):
+        if messages[i].get("role") != "assistant":
+            continue
+        content = messages[i].get("content")
+        blocks = content if isinstance(content, list) else []
+        if any(b.get("type") == "tool_use" for b in blocks) and i == len(messages) - 2:
+            first = blocks[0].get("type")
+            if first not in ("thinking", "redacted_thinking"):
+                return (
+                    f"messages.{i}.content.0.type: Expected `thinking` or `redacted_thinking`, "
+                    f"but found `{first}`. When `thinking` is enabled, a final `assistant` "
+                    "message must start with a thinking block."
+                )
+        break
     return None
 
 

@@ -145,10 +145,15 @@ def text(
     finish_reason: str = "stop",
     usage: tuple[int, int] = (12, 7),
     pace: float = 0.0,
+    reasoning: Sequence[str] = (),
+    reasoning_field: str = "reasoning_content",
 ) -> Reply:
-    """A text reply streamed as one content delta per part."""
+    """A text reply streamed as one content delta per part, after the `reasoning` parts as
+    `reasoning_content` deltas (llama.cpp, vLLM, DeepSeek; newer vLLM names it `reasoning`)."""
+    thought = tuple(Chunk({"content": None, reasoning_field: r}) for r in reasoning)
     content = tuple(Chunk({"content": p}) for p in parts)
-    return Reply((_ROLE, *content, Chunk({}, finish_reason), Usage(*usage), Done()), pace=pace)
+    steps = (_ROLE, *thought, *content, Chunk({}, finish_reason), Usage(*usage), Done())
+    return Reply(steps, pace=pace)
 
 
 def tool_call(

@@ -13,7 +13,7 @@ from ag_ui.core import Event
 from pydantic import TypeAdapter
 
 from pagechat.agui import AguiStream
-from pagechat.events import RunEvent, TextDelta, decode_event
+from pagechat.events import ReasoningDelta, RunEvent, Status, TextDelta, decode_event
 from pagechat.runs.log import encode_event
 from tests.support.events import one_of_each_kind
 
@@ -69,3 +69,30 @@ def test_text_is_one_message_without_tool_markers() -> None:
         "TEXT_MESSAGE_CONTENT",
     ]
     assert "".join(f["delta"] for f in frames[3:]) == "ab"
+
+
+def test_reasoning_is_one_reasoning_message_ended_before_the_text() -> None:
+    events: list[RunEvent] = [
+        Status(message="Thinking"),
+        ReasoningDelta(text="Two and two "),
+        ReasoningDelta(text="make four."),
+        TextDelta(text="Four."),
+    ]
+    told = _frames(_told(events, decoded=True))
+    frames = told[[f["type"] for f in told].index("REASONING_START") :]
+    types = [f["type"] for f in frames]
+
+    assert types == [
+        "REASONING_START",
+        "REASONING_MESSAGE_START",
+        "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_END",
+        "REASONING_END",
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+    ]
+    assert len({f["messageId"] for f in frames[:6]}) == 1
+    assert frames[1]["role"] == "reasoning"
+    assert "".join(f["delta"] for f in frames[2:4]) == "Two and two make four."
+    assert frames[6]["messageId"] != frames[0]["messageId"]

@@ -10,6 +10,7 @@ from pagechat.events import (
     Cancelled,
     Complete,
     Error,
+    ReasoningDelta,
     RunEvent,
     Status,
     TextDelta,
@@ -66,6 +67,31 @@ def test_every_kind_of_event_is_a_chunk_the_sdk_reads() -> None:
             "stop_reason": "max_tokens",
         },
     }
+
+
+def test_reasoning_is_a_reasoning_part_the_sdk_reads_before_the_text() -> None:
+    stream = AiSdkStream(conversation_id="c1", message_id="m1")
+    payload = ChatResponsePayload(message="Four.", conversation_id="c1", message_id="m1")
+    _, read = _told(
+        stream,
+        [
+            Status(message="Thinking"),
+            ReasoningDelta(text="Two and two "),
+            ReasoningDelta(text="make four."),
+            TextDelta(text="Four."),
+            Complete(payload=payload),
+        ],
+    )
+
+    assert read.error is None, read.error
+    types = read.types
+    start, end = types.index("reasoning-start"), types.index("reasoning-end")
+    assert types[start:end] == ["reasoning-start", "reasoning-delta", "reasoning-delta"]
+    assert end < types.index("text-start")
+    (reasoning,) = read.parts("reasoning")
+    assert reasoning["text"] == "Two and two make four."
+    assert reasoning["state"] == "done"
+    assert [p["text"] for p in read.parts("text")] == ["Four."]
 
 
 def test_a_stopped_run_ends_with_abort() -> None:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pydantic
+import pytest
+
 from pagechat.auth import LoginLimiter
 from pagechat.chat import ChatConfig
+from pagechat.models.anthropic import AnthropicModel
+from pagechat.models.factory import model_from_settings
 from pagechat.settings import Settings
 
 
@@ -32,3 +37,17 @@ def test_the_login_limits_default_to_the_settings_defaults() -> None:
         limiter.max_attempts,
         limiter.window_seconds,
     )
+
+
+def test_extended_thinking_is_off_unless_its_budget_is_set() -> None:
+    keys = {"PAGECHAT_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "k"}
+    off = model_from_settings(Settings.model_validate(keys))
+    on = model_from_settings(Settings.model_validate(keys | {"PAGECHAT_THINKING_BUDGET": 4096}))
+
+    assert isinstance(off, AnthropicModel) and off.thinking_budget is None
+    assert isinstance(on, AnthropicModel) and on.thinking_budget == 4096
+
+
+def test_a_thinking_budget_under_the_apis_minimum_is_refused() -> None:
+    with pytest.raises(pydantic.ValidationError):
+        Settings.model_validate({"PAGECHAT_THINKING_BUDGET": 100})

@@ -11,6 +11,7 @@ from pagechat.events import (
     Cancelled,
     Complete,
     Error,
+    ReasoningDelta,
     RunEvent,
     Status,
     TextDelta,
@@ -50,6 +51,7 @@ def one_of_each_kind() -> list[RunEvent]:
     return [
         Status(message="Thinking..."),
         TextDelta(text="Found it é\n"),
+        ReasoningDelta(text="The user wants é\n"),
         ToolStart(tool="search", input={"q": "x", "n": [1, 2.5]}, tool_use_id="toolu_1"),
         ToolUpdate(tool="search", stage="fetch", message="Fetching", progress=0.5, data={"k": 1}),
         ToolComplete(tool="search", index=0, is_error=False, output="3 hits"),

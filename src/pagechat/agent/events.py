@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..events import Status, TextDelta, ToolStart, ToolUpdate
+from ..events import ReasoningDelta, Status, TextDelta, ToolStart, ToolUpdate
 from ..models.base import StopReason, TokenUsage
 from ..models.errors import ProviderErrorKind
 from ..protocol import EntityChange
@@ -86,6 +86,7 @@ class AgentError:
 AgentEvent = (
     Status
     | TextDelta
+    | ReasoningDelta
     | ToolStart
     | ToolUpdate
     | AgentToolComplete

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..defaults import MAX_ITERATIONS, MAX_TOKENS
-from ..events import Status, TextDelta, ToolStart, ToolUpdate
+from ..events import ReasoningDelta, Status, TextDelta, ToolStart, ToolUpdate
 from ..models.base import (
     AssistantTurn,
     Model,
@@ -28,8 +28,10 @@ from ..models.base import (
     ModelFinish,
     ModelMessage,
     ModelRequest,
+    ModelThinking,
     ModelToolCall,
     StopReason,
+    ThinkingPart,
     TokenUsage,
     ToolCallPart,
     ToolResultPart,
@@ -122,6 +124,8 @@ async def run_agent_loop(
                         if event.text:
                             reply.text.append(event.text)
                             yield event  # the provider's own: nothing is rebuilt per token
+                    elif type(event) is ReasoningDelta:
+                        yield event
                     else:
                         reply.take(event)
             except (ProviderError, ModelOutputError) as err:
@@ -141,7 +145,7 @@ async def run_agent_loop(
                 stop_reason="end_turn", usage=loop.usage, last_input_tokens=loop.last_input
             )
             return
-        loop.history.append(AssistantTurn(step.text, tuple(step.calls)))
+        loop.history.append(AssistantTurn(step.text, tuple(step.calls), thinking=step.thinking))
         loop.history.append(ToolResultsTurn(tuple(step.results)))
         yield Status(message="Thinking...")
         step = None
@@ -175,7 +179,12 @@ class _Loop:
         self.history = list(state.messages)
         self.usage = state.usage
         self.decision = resume
-        step = _Step(text=state.text, calls=list(state.calls), results=list(state.results))
+        step = _Step(
+            text=state.text,
+            calls=list(state.calls),
+            results=list(state.results),
+            thinking=state.thinking,
+        )
         return step, state.iteration
 
     def decision_on(self, call: ToolCallPart) -> LoopResume | None:
@@ -194,6 +203,8 @@ class _Step:
     text: str
     calls: list[ToolCallPart]
     results: list[ToolResultPart] = field(default_factory=list)
+    thinking: tuple[ThinkingPart, ...] = ()
+    """The model's reasoning blocks before the calls: sent back with them (Anthropic)."""
     paused: bool = False
     """The step stopped before a call that waits (`AgentApprovalRequested` was yielded)."""
 
@@ -203,7 +214,7 @@ class _ModelCall:
 
     Past the cap it is the final call: no tools, and the model is told to sum up."""
 
-    __slots__ = ("_finish", "_loop", "_tool_calls", "final_call", "request", "text")
+    __slots__ = ("_finish", "_loop", "_thinking", "_tool_calls", "final_call", "request", "text")
 
     def __init__(self, loop: _Loop, *, final_call: bool) -> None:
         self._loop = loop
@@ -220,6 +231,7 @@ class _ModelCall:
         self.text: list[str] = []
         """The reply's text deltas (the caller reads the stream and appends them)."""
         self._tool_calls: list[ModelToolCall] = []
+        self._thinking: list[ThinkingPart] = []
         self._finish: ModelFinish | None = None
 
     def take(self, event: ModelEvent) -> None:
@@ -227,6 +239,8 @@ class _ModelCall:
         by `tool_step`, once the stream has ended well)."""
         if isinstance(event, ModelToolCall):
             self._tool_calls.append(event)
+        elif isinstance(event, ModelThinking):
+            self._thinking.append(event.part)
         elif isinstance(event, ModelFinish):
             self._finish = event
 
@@ -249,7 +263,7 @@ class _ModelCall:
         if self.final_call or not self._tool_calls or not self._loop.specs:
             return None
         calls = [ToolCallPart(c.id, c.name, c.input) for c in self._tool_calls]
-        return _Step(text="".join(self.text), calls=calls)
+        return _Step(text="".join(self.text), calls=calls, thinking=tuple(self._thinking))
 
     def completed(self) -> AgentComplete:
         """The turn's end when the reply ends it (`tool_step` is None)."""
@@ -301,6 +315,7 @@ def _ask_first(
         step.text,
         tuple(step.calls),
         tuple(step.results),
+        step.thinking,
     )
     client = tool is not None and tool.runs_in_client
     return AgentApprovalRequested(

@@ -18,6 +18,7 @@ from typing import Any
 from ..models.base import (
     AssistantTurn,
     ModelMessage,
+    ThinkingPart,
     TokenUsage,
     ToolCallPart,
     ToolResultPart,
@@ -41,6 +42,9 @@ class LoopState:
     """What the model wrote before its tool calls in the paused iteration."""
     calls: tuple[ToolCallPart, ...]
     results: tuple[ToolResultPart, ...]
+    thinking: tuple[ThinkingPart, ...] = ()
+    """The model's reasoning blocks before `calls`, sent back with them on resuming
+    (Anthropic checks their signatures); states stored before them have none."""
 
     @property
     def waiting(self) -> ToolCallPart:
@@ -56,6 +60,7 @@ class LoopState:
             "text": self.text,
             "calls": [_call_json(c) for c in self.calls],
             "results": [_result_json(r) for r in self.results],
+            "thinking": [t.to_json() for t in self.thinking],
         }
 
     @classmethod
@@ -69,6 +74,7 @@ class LoopState:
             text=str(data["text"]),
             calls=tuple(_call_from(c) for c in data["calls"]),
             results=tuple(_result_from(r) for r in data["results"]),
+            thinking=tuple(ThinkingPart.from_json(t) for t in data.get("thinking") or ()),
         )
 
 
@@ -114,11 +120,14 @@ def _message_json(message: ModelMessage) -> dict[str, Any]:
     if isinstance(message, UserTurn):
         return {"role": "user", "text": message.text}
     if isinstance(message, AssistantTurn):
-        return {
+        data: dict[str, Any] = {
             "role": "assistant",
             "text": message.text,
             "calls": [_call_json(c) for c in message.tool_calls],
         }
+        if message.thinking:
+            data["thinking"] = [t.to_json() for t in message.thinking]
+        return data
     return {"role": "tool_results", "results": [_result_json(r) for r in message.results]}
 
 
@@ -127,5 +136,9 @@ def _message_from(data: dict[str, Any]) -> ModelMessage:
     if role == "user":
         return UserTurn(str(data["text"]))
     if role == "assistant":
-        return AssistantTurn(str(data["text"]), tuple(_call_from(c) for c in data["calls"]))
+        return AssistantTurn(
+            str(data["text"]),
+            tuple(_call_from(c) for c in data["calls"]),
+            thinking=tuple(ThinkingPart.from_json(t) for t in data.get("thinking") or ()),
+        )
     return ToolResultsTurn(tuple(_result_from(r) for r in data["results"]))

@@ -25,7 +25,14 @@ from ..events import ApprovalResolved, RunEvent, TextDelta, ToolComplete, ToolSt
 from ..identity import Principal
 from ..models.base import TokenUsage
 from ..pages import ParsedReply
-from ..protocol import CustomPayload, SuggestedAction, SuggestedValue, ToolHistoryEntry, Usage
+from ..protocol import (
+    CustomPayload,
+    Reasoning,
+    SuggestedAction,
+    SuggestedValue,
+    ToolHistoryEntry,
+    Usage,
+)
 from ..runs import Run
 from ..store.approvals import ClaimedApproval
 from ..store.base import TurnIds
@@ -92,6 +99,9 @@ class SavedTurn:
     usage: TokenUsage = field(default_factory=TokenUsage)
     parsed: ParsedReply | None = None
     """What the reply parser took out of the answer so far (payloads, chips)."""
+    reasoning: Reasoning | None = None
+    """The model's reasoning so far, shown and stored with the answer; the resumed turn's
+    adds to it."""
 
     def to_json(self) -> dict[str, Any]:
         """The state as plain JSON, for `approvals.state`."""
@@ -106,6 +116,8 @@ class SavedTurn:
         }
         if self.parsed is not None:
             state["parsed"] = _parsed_json(self.parsed)
+        if self.reasoning is not None:
+            state["reasoning"] = self.reasoning.model_dump(mode="json")
         return state
 
     @classmethod
@@ -131,6 +143,7 @@ class SavedTurn:
             cards=cards,
             usage=TokenUsage.from_list(usage),
             parsed=_parsed_from(parsed) if isinstance(parsed, dict) else None,
+            reasoning=Reasoning.model_validate(data["reasoning"]) if "reasoning" in data else None,
         )
 
 

@@ -268,6 +268,7 @@ class ChatService:
         )
         turn.go_on_from(saved.content, saved.tool_history, saved.cards)
         turn.usage = saved.usage
+        turn.thought_before = saved.reasoning
         if claimed.kind == "approval":
             turn.approvals[claimed.tool_use_id] = claimed.approval
 

@@ -32,6 +32,7 @@ from ..agent import (
 from ..events import (
     Complete,
     Error,
+    ReasoningDelta,
     RunEvent,
     Status,
     TextDelta,
@@ -48,6 +49,7 @@ from ..protocol import (
     ChatResponsePayload,
     CustomPayload,
     MessagePublic,
+    Reasoning,
     ToolHistoryEntry,
     Usage,
 )
@@ -103,6 +105,32 @@ class TurnState:
     writer: RunFence | None = None
     """The run storing this answer and its takeover epoch: the database refuses the
     writes of an owner older than the last one that wrote it (set by `TurnRunner`)."""
+    thoughts: list[str] = field(default_factory=list)
+    """The model's reasoning so far (its `ReasoningDelta`s), stored with the answer."""
+    thought_span: list[float] = field(default_factory=list)
+    """When the first and the last reasoning delta came (`time.monotonic`)."""
+    thought_before: Reasoning | None = None
+    """The reasoning of the turn before its approval pause (a resumed turn adds to it)."""
+
+    def think(self, text: str) -> None:
+        """Keep a piece of the model's reasoning, and when it came."""
+        self.thoughts.append(text)
+        now = time.monotonic()
+        if self.thought_span:
+            self.thought_span[1] = now
+        else:
+            self.thought_span[:] = [now, now]
+
+    def reasoning(self) -> Reasoning | None:
+        """The reasoning as stored with the answer: its text and how long it took."""
+        before = self.thought_before
+        if not self.thoughts:
+            return before
+        seconds = round(self.thought_span[-1] - self.thought_span[0], 1)
+        if before is None:
+            return Reasoning(text="".join(self.thoughts), seconds=seconds)
+        text = before.text + "\n\n" + "".join(self.thoughts)
+        return Reasoning(text=text, seconds=before.seconds + seconds)
 
     def go_on_from(
         self, content: str, tool_history: Sequence[ToolHistoryEntry], cards: Sequence[ToolCard]
@@ -130,6 +158,7 @@ class TurnState:
             error=error,
             context_audit=self.setup.context_text,
             writer=self.writer,
+            reasoning=self.reasoning(),
         )
 
 
@@ -247,6 +276,9 @@ class TurnRunner:
                 self._show(self.parser.flush())
                 self._emit(replace(event, input=storable(event.input)))
             case ToolUpdate() | Status():
+                self._emit(event)
+            case ReasoningDelta():
+                self.turn.think(event.text)
                 self._emit(event)
             case AgentToolComplete():
                 self._on_tool_complete(event)
@@ -413,6 +445,7 @@ class TurnRunner:
             stop_reason=done.stop_reason,
             model=turn.model,
             writer=turn.writer,
+            reasoning=turn.reasoning(),
         )
         await self.store.finish_turn(
             assistant_message_id=turn.ids.assistant_message_id, record=record
@@ -432,6 +465,7 @@ class TurnRunner:
                     usage=usage,
                     warnings=warnings,
                     stop_reason=done.stop_reason,
+                    reasoning=record.reasoning,
                 )
             )
         )
@@ -454,6 +488,7 @@ class TurnRunner:
             cards=tuple(turn.cards),
             usage=turn.usage,
             parsed=self.parser.result(),
+            reasoning=turn.reasoning(),
         )
         record = turn.record("needs_approval")
         await approvals.pause(

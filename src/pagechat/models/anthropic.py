@@ -35,14 +35,17 @@ from anthropic.types import (
     CacheControlEphemeralParam,
     MessageParam,
     RawMessageStreamEvent,
+    RedactedThinkingBlockParam,
     TextBlockParam,
+    ThinkingBlockParam,
+    ThinkingConfigEnabledParam,
     ToolChoiceParam,
     ToolParam,
     ToolResultBlockParam,
     ToolUseBlockParam,
 )
 
-from ..events import TextDelta
+from ..events import ReasoningDelta, TextDelta
 from ._sse import event_json, sse_data
 from ._transport import body_chunks, is_connection_failure
 from .base import (
@@ -52,8 +55,10 @@ from .base import (
     ModelFinish,
     ModelMessage,
     ModelRequest,
+    ModelThinking,
     ModelToolCall,
     StopReason,
+    ThinkingPart,
     TokenUsage,
     ToolResultsTurn,
     ToolSpec,
@@ -67,7 +72,13 @@ __all__ = ["AnthropicModel"]
 
 logger = logging.getLogger(__name__)
 
-_Block: TypeAlias = TextBlockParam | ToolUseBlockParam | ToolResultBlockParam
+_Block: TypeAlias = (
+    TextBlockParam
+    | ToolUseBlockParam
+    | ToolResultBlockParam
+    | ThinkingBlockParam
+    | RedactedThinkingBlockParam
+)
 
 _STOP_REASONS: dict[str | None, StopReason] = {
     "end_turn": "end_turn",
@@ -108,8 +119,14 @@ class AnthropicModel(Model):
         context_window: int = 200_000,
         client: AsyncAnthropic | None = None,
         prompt_cache: bool = True,
+        thinking_budget: int | None = None,
     ) -> None:
         self.name = model
+        self.thinking_budget = thinking_budget
+        """Extended thinking's budget in tokens (the API's minimum is 1024), or None (off,
+        the default). The thinking streams as `ReasoningDelta`s; the answer keeps its own
+        `max_tokens` on top of the budget. Each block comes whole too (`ModelThinking`),
+        for the loop to send back, unchanged, with the turn's tool calls."""
         self.prompt_cache = prompt_cache
         """Set cache breakpoints (`cache_control`) on the stable part of the system
         prompt and at the end of the history, so a later call reads them from the
@@ -160,16 +177,19 @@ class AnthropicModel(Model):
                 )
             # A title call is small and never repeated: nothing worth caching.
             cache = self.prompt_cache and request.purpose == "answer"
+            thinking = self._thinking(request)
             response: AsyncStream[RawMessageStreamEvent] = await client.messages.create(
                 model=self.name,
-                max_tokens=request.max_tokens,
+                max_tokens=request.max_tokens + (thinking["budget_tokens"] if thinking else 0),
+                thinking=thinking or omit,
                 messages=_to_messages(request.messages, cache=cache),
                 system=_system(request, cache=cache),
                 tools=_tools(request.tools),
                 tool_choice=_tool_choice(request),
                 # This SDK version has no `temperature` parameter; the API still reads the field.
+                # With thinking on, the API accepts no temperature but its default.
                 extra_body={"temperature": request.temperature}
-                if request.temperature is not None
+                if request.temperature is not None and not thinking
                 else None,
                 stream=True,
             )
@@ -183,6 +203,12 @@ class AnthropicModel(Model):
                 await response.close()
         except _UPSTREAM_ERRORS as err:
             raise _provider_error(err, secrets) from err
+
+    def _thinking(self, request: ModelRequest) -> ThinkingConfigEnabledParam | None:
+        # A title is a short call whose reasoning nobody sees: it thinks not.
+        if not self.thinking_budget or request.purpose != "answer":
+            return None
+        return {"type": "enabled", "budget_tokens": self.thinking_budget}
 
 
 _BREAKPOINT: CacheControlEphemeralParam = {"type": "ephemeral"}
@@ -257,7 +283,7 @@ def _blocks(message: ModelMessage) -> tuple[str, list[_Block]]:
         ]
         # A prefill (Continue) may not end with whitespace: the API refuses it.
         text = message.text.rstrip() if message.partial else message.text
-        return "assistant", [*_text(text), *uses]
+        return "assistant", [*(_thinking_block(t) for t in message.thinking), *_text(text), *uses]
     assert isinstance(message, ToolResultsTurn)
     results: list[_Block] = []
     for r in message.results:
@@ -270,6 +296,13 @@ def _blocks(message: ModelMessage) -> tuple[str, list[_Block]]:
             block["content"] = r.content
         results.append(block)
     return "user", results
+
+
+def _thinking_block(part: ThinkingPart) -> _Block:
+    # Sent back exactly as received: the API checks the signature against the text.
+    if part.data:
+        return {"type": "redacted_thinking", "data": part.data}
+    return {"type": "thinking", "thinking": part.thinking, "signature": part.signature}
 
 
 def _text(text: str) -> list[_Block]:
@@ -304,6 +337,7 @@ async def _model_events(
     stop_reason: str | None = None
     stopped = False
     tools: dict[int, tuple[str, str, list[str], dict[str, object]]] = {}
+    thinking: dict[int, _Thinking] = {}
     loads = event_json
     for_text = TextDelta
     async for raw in data:
@@ -316,6 +350,12 @@ async def _model_events(
                     yield for_text(text=text)
             elif delta.get("type") == "input_json_delta" and event.get("index") in tools:
                 tools[event["index"]][2].append(delta.get("partial_json") or "")
+            elif delta.get("type") == "thinking_delta" and event.get("index") in thinking:
+                if piece := delta.get("thinking"):
+                    thinking[event["index"]].text.append(piece)
+                    yield ReasoningDelta(text=piece)
+            elif delta.get("type") == "signature_delta" and event.get("index") in thinking:
+                thinking[event["index"]].signature += delta.get("signature") or ""
         elif kind == "message_start":
             usage = event["message"].get("usage") or {}
             input_tokens = _input_tokens(usage)
@@ -333,9 +373,15 @@ async def _model_events(
                 )
             elif block.get("type") == "text" and block.get("text"):
                 yield for_text(text=block["text"])
+            elif block.get("type") in ("thinking", "redacted_thinking"):
+                thinking[event["index"]] = started = _Thinking(block)
+                if started.text:
+                    yield ReasoningDelta(text=started.text[0])
         elif kind == "content_block_stop":
             if event.get("index") in tools:
                 yield _tool_call(*tools.pop(event["index"]))
+            elif event.get("index") in thinking:
+                yield ModelThinking(part=thinking.pop(event["index"]).part())
         elif kind == "message_delta":
             stop_reason = (event.get("delta") or {}).get("stop_reason")
             usage = event.get("usage") or {}
@@ -360,6 +406,20 @@ async def _model_events(
         stop_reason=_STOP_REASONS.get(stop_reason, "other"),
         usage=TokenUsage(input_tokens, output_tokens, cache_read, cache_write),
     )
+
+
+class _Thinking:
+    """A thinking block being streamed: its text so far, and its signature."""
+
+    __slots__ = ("data", "signature", "text")
+
+    def __init__(self, block: Mapping[str, str]) -> None:
+        self.text: list[str] = [block["thinking"]] if block.get("thinking") else []
+        self.signature: str = block.get("signature") or ""
+        self.data: str = block.get("data") or ""
+
+    def part(self) -> ThinkingPart:
+        return ThinkingPart(thinking="".join(self.text), signature=self.signature, data=self.data)
 
 
 def _input_tokens(usage: Mapping[str, int | None]) -> int:

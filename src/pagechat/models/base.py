@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..defaults import MAX_TOKENS
-from ..events import TextDelta
+from ..events import ReasoningDelta, TextDelta
 
 __all__ = [
     "AssistantTurn",
@@ -24,9 +24,12 @@ __all__ = [
     "ModelFinish",
     "ModelMessage",
     "ModelRequest",
+    "ModelThinking",
     "ModelToolCall",
+    "ReasoningDelta",
     "StopReason",
     "TextDelta",
+    "ThinkingPart",
     "TokenUsage",
     "ToolCallPart",
     "ToolResultPart",
@@ -65,6 +68,33 @@ class ToolResultPart:
     is_error: bool = False
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThinkingPart:
+    """A block of the model's reasoning in an assistant turn (Anthropic's extended
+    thinking), kept as the provider sent it: on a tool turn it goes back unchanged, as
+    the API checks its signature. A redacted block has only its opaque `data`."""
+
+    thinking: str = ""
+    signature: str = ""
+    data: str = ""
+    """A `redacted_thinking` block's encrypted content; empty for a readable block."""
+
+    def to_json(self) -> dict[str, str]:
+        """The block as plain JSON (a paused turn's state stores it)."""
+        if self.data:
+            return {"data": self.data}
+        return {"thinking": self.thinking, "signature": self.signature}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ThinkingPart:
+        """Read back `to_json`."""
+        return cls(
+            thinking=str(data.get("thinking", "")),
+            signature=str(data.get("signature", "")),
+            data=str(data.get("data", "")),
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class UserTurn:
     """The user's turn in the history: the text the model reads."""
@@ -83,6 +113,9 @@ class AssistantTurn:
     partial: bool = False
     """An answer that stopped before its end, for the model to go on with (Continue):
     prefilled where the provider supports it, else followed by a request to continue."""
+    thinking: tuple[ThinkingPart, ...] = ()
+    """The reasoning blocks the model wrote before `text` and `tool_calls`, sent back
+    first in the turn (a provider that has none ignores them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +196,15 @@ class ModelToolCall:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ModelThinking:
+    """A whole reasoning block, emitted at its end (after its `ReasoningDelta`s), for the
+    loop to send back with the turn's tool calls."""
+
+    kind: Literal["model_thinking"] = "model_thinking"
+    part: ThinkingPart
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ModelFinish:
     """The model's response ended: why, and the tokens it used."""
 
@@ -171,9 +213,11 @@ class ModelFinish:
     usage: TokenUsage = field(default_factory=TokenUsage)
 
 
-ModelEvent = TextDelta | ModelToolCall | ModelFinish
+ModelEvent = TextDelta | ReasoningDelta | ModelThinking | ModelToolCall | ModelFinish
 """What a provider streams, discriminated by `kind` (events of the same family as
-`pagechat.events`)."""
+`pagechat.events`). A provider that reasons aloud streams `ReasoningDelta`s before
+(or between) the answer's text, and one that must have its reasoning back (Anthropic)
+a `ModelThinking` per block."""
 
 
 class Model(abc.ABC):

@@ -35,6 +35,7 @@ def model_from_settings(settings: Settings, *, offline: Callable[[], Model] | No
             settings.model or DEFAULT_MODELS["anthropic"],
             api_key=settings.anthropic_api_key,
             base_url=settings.anthropic_base_url,
+            thinking_budget=settings.thinking_budget,
         )
     if provider == "openai":
         from .openai import OpenAIModel

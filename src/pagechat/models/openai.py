@@ -28,7 +28,7 @@ from openai.types.chat import (
     ChatCompletionMessageParam,
 )
 
-from ..events import TextDelta
+from ..events import ReasoningDelta, TextDelta
 from ._sse import event_json, sse_data
 from ._transport import body_chunks, is_connection_failure
 from .base import (
@@ -182,6 +182,10 @@ async def _model_events(data: AsyncIterator[bytes], api_key: str) -> AsyncIterat
             delta = choice.get("delta") or {}
             if text := delta.get("content"):
                 yield for_text(text=text)
+            elif reasoning := delta.get("reasoning_content") or delta.get("reasoning"):
+                # llama.cpp, vLLM and DeepSeek stream the reasoning as `reasoning_content`
+                # (newer vLLM as `reasoning`), never in a chunk that carries text.
+                yield ReasoningDelta(text=reasoning)
             if refusal := delta.get("refusal"):
                 refused = True
                 yield for_text(text=refusal)

@@ -24,7 +24,9 @@ from .base import (
     ModelEvent,
     ModelFinish,
     ModelRequest,
+    ModelThinking,
     ModelToolCall,
+    ReasoningDelta,
     TokenUsage,
 )
 from .errors import ModelOutputError
@@ -41,7 +43,9 @@ class Pause:
     seconds: float
 
 
-ScriptItem: TypeAlias = str | ModelToolCall | ModelFinish | Pause | Exception
+ScriptItem: TypeAlias = (
+    str | ReasoningDelta | ModelThinking | ModelToolCall | ModelFinish | Pause | Exception
+)
 """A string is a text delta; an exception is raised at that point of the stream."""
 
 
@@ -82,7 +86,7 @@ async def _play(
             out_chars += len(item)
             yield TextDelta(text=item)
         else:
-            called_tools = True
+            called_tools = called_tools or isinstance(item, ModelToolCall)
             yield item
     prompt_chars = len(request.system) + sum(len(repr(m)) for m in request.messages)
     usage = TokenUsage(_estimate_tokens("x" * prompt_chars), _estimate_tokens("x" * out_chars))

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from ..protocol import (
     CustomPayload,
     MessageStatus,
+    Reasoning,
     SuggestedAction,
     SuggestedValue,
     ToolHistoryEntry,
@@ -163,3 +164,5 @@ class AssistantRecord:
     model: str | None = None
     writer: RunFence | None = None
     """The run writing it (checkpoint or end), fenced by its epoch; None: any writer."""
+    reasoning: Reasoning | None = None
+    """The model's reasoning before the answer (stored in the row's payload)."""

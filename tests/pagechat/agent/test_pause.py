@@ -15,11 +15,20 @@ from pagechat.agent import (
     LoopState,
     run_agent_loop,
 )
-from pagechat.events import ToolStart
+from pagechat.events import ReasoningDelta, ToolStart
 from pagechat.models import ScriptedModel, ToolResultsTurn, UserTurn, tool_call
-from pagechat.models.base import AssistantTurn, TokenUsage, ToolCallPart, ToolResultPart
+from pagechat.models.anthropic import AnthropicModel
+from pagechat.models.base import (
+    AssistantTurn,
+    ModelThinking,
+    ThinkingPart,
+    TokenUsage,
+    ToolCallPart,
+    ToolResultPart,
+)
 from pagechat.models.retry import NO_RETRY
 from pagechat.tools import ToolConfig, ToolContext, ToolResult
+from tests.fakes.anthropic_server import FakeAnthropic, Thinking, ToolUse, reply, signature_for
 
 OBJECT = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 
@@ -92,6 +101,97 @@ def test_a_loop_state_reads_back_from_its_json() -> None:
 
     assert _stored(state) == state
     assert state.waiting == ToolCallPart("t2", "delete", {"q": "b"})
+
+
+def test_a_loop_state_keeps_its_thinking_blocks_through_json() -> None:
+    thought = ThinkingPart(thinking="Look, then delete.", signature="c2ln")
+    redacted = ThinkingPart(data="b3BhcXVl")
+    state = LoopState(
+        messages=(
+            UserTurn("tidy up"),
+            AssistantTurn("", (ToolCallPart("t0", "look", {"q": "x"}),), thinking=(thought,)),
+            ToolResultsTurn((ToolResultPart("t0", "did x", False),)),
+        ),
+        iteration=2,
+        usage=TokenUsage(40, 9),
+        text="",
+        calls=(ToolCallPart("t2", "delete", {"q": "b"}),),
+        results=(),
+        thinking=(redacted, thought),
+    )
+
+    assert _stored(state) == state
+
+
+def test_a_loop_state_stored_before_thinking_still_loads() -> None:
+    old = {
+        "messages": [
+            {"role": "user", "text": "tidy up"},
+            {"role": "assistant", "text": "", "calls": [{"id": "t0", "name": "look", "input": {}}]},
+            {"role": "tool_results", "results": [{"id": "t0", "content": "x", "is_error": False}]},
+        ],
+        "iteration": 2,
+        "usage": [40, 9],
+        "text": "",
+        "calls": [{"id": "t2", "name": "delete", "input": {"q": "b"}}],
+        "results": [],
+    }
+
+    state = LoopState.from_json(old)
+
+    assert state.thinking == ()
+    assert state.messages[1] == AssistantTurn("", (ToolCallPart("t0", "look", {}),))
+
+
+async def test_reasoning_streams_through_the_loop_and_thinking_goes_back_with_the_calls() -> None:
+    thought = ThinkingPart(thinking="Look first.", signature="c2ln")
+    model = ScriptedModel(
+        [
+            [
+                ReasoningDelta(text="Look first."),
+                ModelThinking(part=thought),
+                tool_call("look", {"q": "a"}, id="t1"),
+            ],
+            ["Done."],
+        ]
+    )
+
+    events = await _collect(model, _tools([]))
+
+    assert events[0] == ReasoningDelta(text="Look first.")
+    sent = model.requests[1].messages[1]
+    assert sent == AssistantTurn("", (ToolCallPart("t1", "look", {"q": "a"}),), thinking=(thought,))
+
+
+async def test_thinking_goes_back_unchanged_after_a_pause_through_the_real_sdk() -> None:
+    """Anthropic refuses a tool turn whose thinking block is missing or altered: the
+    block must survive the pause's JSON and go back with the resumed turn."""
+    thought = "Look at a, then delete b."
+    async with FakeAnthropic(
+        reply(
+            Thinking(thought),
+            ToolUse("look", {"q": "a"}, id="t1"),
+            ToolUse("delete", {"q": "b"}, id="t2"),
+        ),
+        reply("All tidy."),
+    ) as fake:
+        model = AnthropicModel(
+            "claude-sonnet-4-6", api_key="k", base_url=fake.base_url, thinking_budget=1024
+        )
+        ran: list[str] = []
+        events = await _collect(model, _tools(ran))
+        pause = events[-1]
+        assert isinstance(pause, AgentApprovalRequested)
+
+        resumed = LoopResume(_stored(pause.state), approved=True)
+        done = await _collect(model, _tools(ran), messages=[], resume=resumed)
+        await model.aclose()
+
+    assert ran == ["a", "b"]
+    assert isinstance(done[-1], AgentComplete)
+    turn = fake.requests[1]["messages"][1]["content"]
+    assert turn[0] == {"type": "thinking", "thinking": thought, "signature": signature_for(thought)}
+    assert [b["id"] for b in turn[1:]] == ["t1", "t2"]
 
 
 async def test_the_loop_stops_before_a_call_that_needs_approval() -> None:

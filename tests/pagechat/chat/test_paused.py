@@ -13,6 +13,7 @@ from pagechat.pages import ParsedReply
 from pagechat.protocol import (
     ApprovalPublic,
     CustomPayload,
+    Reasoning,
     SuggestedValue,
     ToolHistoryEntry,
     Usage,
@@ -102,6 +103,16 @@ def test_a_row_stored_before_the_cache_counts_reads_back_with_none_cached() -> N
 
     usage = SavedTurn.from_json(state).usage
     assert usage.as_list() == [30, 12, 0, 0]
+
+
+def test_a_saved_turn_keeps_its_reasoning_and_older_rows_have_none() -> None:
+    saved = _saved(reasoning=Reasoning(text="Report 7 is a duplicate.", seconds=2.5))
+    state = saved.to_json()
+
+    assert SavedTurn.from_json(state) == saved
+    assert state["reasoning"] == {"text": "Report 7 is a duplicate.", "seconds": 2.5}
+    assert "reasoning" not in _saved().to_json()
+    assert SavedTurn.from_json(_saved().to_json()).reasoning is None
 
 
 def test_a_saved_turn_without_a_parsed_reply_stores_none() -> None:

@@ -4,8 +4,9 @@ from collections.abc import AsyncIterator
 import uvloop
 
 from pagechat.chat.service import ChatService
+from pagechat.events import ReasoningDelta, TextDelta
 from pagechat.identity import Principal
-from pagechat.models import FunctionModel, ModelRequest, ScriptItem
+from pagechat.models import FunctionModel, ModelRequest, ScriptedModel, ScriptItem
 from pagechat.pages import DEFAULT_BASE_INSTRUCTIONS
 from pagechat.protocol import ChatRequest
 from pagechat.runs import RunManager
@@ -53,3 +54,23 @@ async def test_every_turn_starts_from_the_one_base_prompt_of_the_pages() -> None
         await run.task
 
     assert model.requests[0].system.startswith(DEFAULT_BASE_INSTRUCTIONS)
+
+
+async def test_the_models_reasoning_streams_to_the_run_before_the_answer() -> None:
+    model = ScriptedModel(
+        [[ReasoningDelta(text="The user "), ReasoningDelta(text="greets."), "Hi."]]
+    )
+    async with sqlite_store(ALICE, in_memory=True) as store:
+        service = ChatService(model=model, store=store, runs=RunManager())
+
+        run = await service.start(user=ALICE, request=ChatRequest(message="hello"))
+        assert run.task is not None
+        await run.task
+        events = [e async for _, e in run.log.events()]
+
+    shown = [e for e in events if isinstance(e, ReasoningDelta | TextDelta)]
+    assert shown == [
+        ReasoningDelta(text="The user "),
+        ReasoningDelta(text="greets."),
+        TextDelta(text="Hi."),
+    ]

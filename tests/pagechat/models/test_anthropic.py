@@ -19,8 +19,11 @@ from pagechat.models.base import (
     ModelFinish,
     ModelMessage,
     ModelRequest,
+    ModelThinking,
     ModelToolCall,
+    ReasoningDelta,
     TextDelta,
+    ThinkingPart,
     ToolCallPart,
     ToolResultPart,
     ToolResultsTurn,
@@ -35,11 +38,14 @@ from tests.fakes.anthropic_server import (
     FakeAnthropic,
     HttpError,
     Ping,
+    RedactedThinking,
     Stall,
+    Thinking,
     ToolUse,
     overloaded,
     rate_limited,
     reply,
+    signature_for,
     unauthorized,
 )
 from tests.support.secrets import leaks
@@ -215,6 +221,134 @@ def _unmarked(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         for m in messages
     ]
+
+
+# -- extended thinking -------------------------------------------------------------
+
+BUDGET = 2048
+
+
+@pytest.fixture
+async def thinker(fake: FakeAnthropic) -> AsyncIterator[AnthropicModel]:
+    m = AnthropicModel(
+        "claude-sonnet-4-6",
+        api_key=KEY,
+        base_url=fake.base_url,
+        read_timeout=5,
+        thinking_budget=BUDGET,
+    )
+    yield m
+    await m.aclose()
+
+
+async def test_thinking_streams_as_reasoning_then_the_whole_block(
+    fake: FakeAnthropic, thinker: AnthropicModel
+) -> None:
+    thought = "The user wants CRISPR papers; search first."
+    fake.add(reply(Thinking(thought, fragments=3), "Here ", "they are."))
+
+    events = await collect(thinker.stream(ask()))
+
+    reasoning = [e for e in events if isinstance(e, ReasoningDelta)]
+    assert len(reasoning) == 3 and "".join(r.text for r in reasoning) == thought
+    whole = ModelThinking(part=ThinkingPart(thinking=thought, signature=signature_for(thought)))
+    assert events[3:] == [whole, TextDelta(text="Here "), TextDelta(text="they are."), events[-1]]
+    sent = fake.requests[0]
+    assert sent["thinking"] == {"type": "enabled", "budget_tokens": BUDGET}
+    # The answer keeps its own budget on top of the thinking's.
+    assert sent["max_tokens"] == ask().max_tokens + BUDGET
+
+
+async def test_thinking_is_off_by_default(fake: FakeAnthropic, model: AnthropicModel) -> None:
+    fake.add(reply("Hi."))
+    await collect(model.stream(ask()))
+    assert "thinking" not in fake.requests[0]
+
+
+async def test_thinking_request_sends_no_temperature(
+    fake: FakeAnthropic, thinker: AnthropicModel
+) -> None:
+    fake.add(reply("Hi."))
+    request = ModelRequest(system="s", messages=[UserTurn("Hi")], temperature=0.2)
+    events = await collect(thinker.stream(request))
+    assert isinstance(events[-1], ModelFinish)
+    assert "temperature" not in fake.requests[0]
+
+
+async def _tool_turn_with_thinking(
+    fake: FakeAnthropic, thinker: AnthropicModel, *items: Thinking | RedactedThinking
+) -> AssistantTurn:
+    """A first call that thinks and calls a tool: the assistant turn to send back."""
+    fake.add(reply(*items, ToolUse("search_pubmed", {"query": "x"}, id="toolu_t")))
+    events = await collect(thinker.stream(ask(tools=[SEARCH])))
+    parts = tuple(e.part for e in events if isinstance(e, ModelThinking))
+    calls = tuple(
+        ToolCallPart(e.id, e.name, e.input) for e in events if isinstance(e, ModelToolCall)
+    )
+    return AssistantTurn("", calls, thinking=parts)
+
+
+def _after(turn: AssistantTurn) -> ModelRequest:
+    results = ToolResultsTurn((ToolResultPart("toolu_t", "3 articles"),))
+    return ModelRequest(
+        system="You are helpful.",
+        messages=[UserTurn("Find papers on CRISPR"), turn, results],
+        tools=[SEARCH],
+    )
+
+
+async def test_thinking_goes_back_unchanged_with_the_tool_turn(
+    fake: FakeAnthropic, thinker: AnthropicModel
+) -> None:
+    thought = "Search PubMed for CRISPR."
+    turn = await _tool_turn_with_thinking(fake, thinker, Thinking(thought))
+    fake.add(reply("Found 3."))
+
+    events = await collect(thinker.stream(_after(turn)))
+
+    assert text_of(events) == "Found 3."
+    sent = fake.requests[1]["messages"][1]["content"]
+    assert sent[0] == {"type": "thinking", "thinking": thought, "signature": signature_for(thought)}
+    assert sent[1]["type"] == "tool_use"
+
+
+async def test_redacted_thinking_goes_back_unchanged(
+    fake: FakeAnthropic, thinker: AnthropicModel
+) -> None:
+    turn = await _tool_turn_with_thinking(fake, thinker, RedactedThinking("b3BhcXVl"))
+    fake.add(reply("Found 3."))
+
+    events = await collect(thinker.stream(_after(turn)))
+
+    assert text_of(events) == "Found 3."
+    sent = fake.requests[1]["messages"][1]["content"]
+    assert sent[0] == {"type": "redacted_thinking", "data": "b3BhcXVl"}
+
+
+async def test_a_tool_turn_without_its_thinking_is_refused(
+    fake: FakeAnthropic, thinker: AnthropicModel
+) -> None:
+    turn = await _tool_turn_with_thinking(fake, thinker, Thinking("Search."))
+    fake.add(reply("Found 3."))
+
+    _, err = await collect_until_error(thinker.stream(_after(AssistantTurn("", turn.tool_calls))))
+
+    assert isinstance(err, ProviderError) and err.kind == "bad_request"
+    assert "must start with a thinking block" in str(err)
+
+
+async def test_a_tool_turn_with_altered_thinking_is_refused(
+    fake: FakeAnthropic, thinker: AnthropicModel
+) -> None:
+    turn = await _tool_turn_with_thinking(fake, thinker, Thinking("Search."))
+    altered = ThinkingPart(thinking="Search now.", signature=turn.thinking[0].signature)
+    fake.add(reply("Found 3."))
+
+    stream = thinker.stream(_after(AssistantTurn("", turn.tool_calls, thinking=(altered,))))
+    _, err = await collect_until_error(stream)
+
+    assert isinstance(err, ProviderError) and err.kind == "bad_request"
+    assert "Invalid `signature`" in str(err)
 
 
 # -- prompt caching --------------------------------------------------------------

@@ -21,6 +21,7 @@ from pagechat.models import (
     ModelRequest,
     ModelToolCall,
     ProviderError,
+    ReasoningDelta,
     TextDelta,
     ToolCallPart,
     ToolResultPart,
@@ -103,6 +104,28 @@ async def test_text_streams_as_deltas_in_order(server: FakeOpenAI, model: OpenAI
     events = await _events(model)
     assert events[:-1] == [TextDelta(text="Hel"), TextDelta(text="lo, "), TextDelta(text="world.")]
     assert _finish(events).stop_reason == "end_turn"
+
+
+async def test_reasoning_content_streams_as_reasoning_before_the_text(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    server.push(text("Four.", reasoning=["Two and ", "two ", "make four."]))
+    events = await _events(model)
+    assert events[:-1] == [
+        ReasoningDelta(text="Two and "),
+        ReasoningDelta(text="two "),
+        ReasoningDelta(text="make four."),
+        TextDelta(text="Four."),
+    ]
+    assert _finish(events).stop_reason == "end_turn"
+
+
+async def test_reasoning_named_reasoning_streams_as_reasoning(
+    server: FakeOpenAI, model: OpenAIModel
+) -> None:
+    server.push(text("Yes.", reasoning=["Checking."], reasoning_field="reasoning"))
+    events = await _events(model)
+    assert events[:-1] == [ReasoningDelta(text="Checking."), TextDelta(text="Yes.")]
 
 
 async def test_tool_call_is_assembled_from_fragments(

@@ -14,6 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pagechat.auth import JwtAuthenticator
+from pagechat.events import ReasoningDelta
 from pagechat.models import Pause, ProviderError, ScriptItem, tool_call
 from pagechat.runs import Run, RunManager
 from pagechat.tools import ToolConfig, ToolContext, ToolResult, clear_tools, register_tool
@@ -107,6 +108,48 @@ async def test_a_stored_answer_holds_everything_the_live_one_showed(
         assert answer[field] == payload[field], field
     assert answer["tool_history"][0]["output"] == "2 articles about prime editing"
     assert answer["suggested_values"] == [{"label": "More", "value": "show more"}]
+
+
+async def test_the_reasoning_is_stored_with_the_answer_and_shown_to_its_owner_only(
+    client: httpx.AsyncClient, alice: Account, bob: Account, replies: Replies
+) -> None:
+    replies.append(
+        [
+            ReasoningDelta(text="The user asks "),
+            Pause(0.05),
+            ReasoningDelta(text="about CRISPR."),
+            "CRISPR edits genes.",
+        ]
+    )
+    live = await _chat(client, alice, "What is CRISPR?")
+    events = _events(live)
+    path = f"/api/conversations/{live.headers['X-Conversation-Id']}"
+
+    mine = await client.get(path, headers=alice.headers)
+    theirs = await client.get(path, headers=bob.headers)
+
+    shown = [e["text"] for e in events if e["type"] == "reasoning"]
+    assert shown == ["The user asks ", "about CRISPR."]
+    live_reasoning = events[-1]["payload"]["reasoning"]
+    assert live_reasoning["text"] == "The user asks about CRISPR."
+    assert live_reasoning["seconds"] >= 0
+    answer = mine.json()["messages"][1]
+    assert answer["reasoning"] == live_reasoning
+    assert answer["content"] == "CRISPR edits genes."
+    assert theirs.status_code == 404
+    assert "CRISPR" not in theirs.text
+
+
+async def test_an_answer_without_reasoning_has_none(
+    client: httpx.AsyncClient, alice: Account
+) -> None:
+    live = await _chat(client, alice, "hello")
+    path = f"/api/conversations/{live.headers['X-Conversation-Id']}"
+
+    answer = (await client.get(path, headers=alice.headers)).json()["messages"][1]
+
+    assert _events(live)[-1]["payload"]["reasoning"] is None
+    assert answer["reasoning"] is None
 
 
 async def test_the_page_context_audit_reaches_admins_only(

@@ -67,6 +67,7 @@ function payload(message: string): ChatResponsePayload {
     custom_payload: null,
     payloads: [],
     tool_history: [],
+    reasoning: null,
     conversation_id: "c",
     message_id: "m",
     usage: null,

@@ -16,6 +16,7 @@ const complete = (message: string, extra: Partial<Extract<StreamEvent, { type: "
   type: "complete",
   payload: {
     message,
+    reasoning: null,
     suggested_values: null,
     suggested_actions: null,
     custom_payload: null,
@@ -98,6 +99,29 @@ describe("ChatTray", () => {
     expect(document.activeElement).toBe(launcher);
     await user.click(launcher);
     expect(document.activeElement).toBe(input());
+  });
+
+  it("shows the reasoning live as Thinking…, then collapsed as Thought for N s under the answer", async () => {
+    const { fake, user } = renderTray();
+    const stream = new SseResponse(runHeaders);
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    await user.type(input(), "What is CRISPR?{Enter}");
+
+    stream.send(1, { type: "status", message: "Thinking..." });
+    stream.send(2, { type: "reasoning", text: "The user asks " });
+    stream.send(3, { type: "reasoning", text: "about gene editing." });
+    expect(await within(log()).findByText("The user asks about gene editing.")).toBeTruthy();
+    expect(within(log()).getByRole("status").textContent).toBe("Thinking…");
+
+    stream.send(4, { type: "text_delta", text: "It edits genes." });
+    stream.send(5, complete("It edits genes.", { reasoning: { text: "The user asks about gene editing.", seconds: 6.2 } }));
+    const summary = await within(log()).findByText("Thought for 6 s");
+    const details = summary.closest("details");
+    expect(details?.open).toBe(false);
+    expect(log().querySelector('[data-status="reasoning"]')).toBeNull();
+    await user.click(summary);
+    expect(details?.open).toBe(true);
+    expect(details?.textContent).toContain("The user asks about gene editing.");
   });
 
   it("goes from welcome to user bubble, thinking, streaming text and the final message", async () => {
@@ -238,6 +262,25 @@ const choicesText =
   'Which?\n\n```choices\n{"question":"Which source?","options":[{"label":"RSS feed","value":"rss"},{"label":"Agentic","value":"agentic"}]}\n```';
 
 describe("ChatTray with a stored conversation", () => {
+  it("after a reload, an answer's reasoning shows collapsed with its stored duration", async () => {
+    const conversation: ConversationDetail = {
+      ...storedConversation,
+      messages: [
+        stored({ id: "m1", role: "user", content: "What is CRISPR?" }),
+        stored({
+          id: "m2",
+          role: "assistant",
+          content: "It edits genes.",
+          reasoning: { text: "The user asks about gene editing.", seconds: 6.2 },
+        }),
+      ],
+    };
+    const { user } = renderTray({}, { conversation });
+    const summary = await within(log()).findByText("Thought for 6 s");
+    await user.click(summary);
+    expect(summary.closest("details")?.textContent).toContain("The user asks about gene editing.");
+  });
+
   it("after a reload, choices already answered are disabled and the open ones still work", async () => {
     const conversation: ConversationDetail = {
       ...storedConversation,

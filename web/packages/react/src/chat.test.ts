@@ -336,6 +336,7 @@ describe("ChatController", () => {
 function turnPayload(message: string): Extract<StreamEvent, { type: "complete" }>["payload"] {
   return {
     message,
+    reasoning: null,
     suggested_values: null,
     suggested_actions: null,
     custom_payload: null,

@@ -8,6 +8,7 @@ import type {
   ChatResponsePayload,
   CustomPayload,
   EntityChange,
+  Reasoning,
   StreamEvent,
   SuggestedAction,
   SuggestedValue,
@@ -122,6 +123,13 @@ function _usage(value: unknown): ChatResponsePayload["usage"] {
   };
 }
 
+function _reasoning(value: unknown): Reasoning {
+  const o = _object(value, "reasoning");
+  const seconds = o.seconds;
+  if (typeof seconds !== "number" || !(seconds >= 0)) throw new _Invalid("reasoning.seconds is not a duration");
+  return { text: _string(o, "text"), seconds };
+}
+
 function _response(value: unknown): ChatResponsePayload {
   const o = _object(value, "payload");
   return {
@@ -140,6 +148,7 @@ function _response(value: unknown): ChatResponsePayload {
       return v;
     }),
     stop_reason: _nullableString(o, "stop_reason"),
+    reasoning: o.reasoning == null ? null : _reasoning(o.reasoning),
   };
 }
 
@@ -169,6 +178,7 @@ function _index(o: Json): number {
 const _READERS: { [K in StreamEvent["type"]]: (o: Json) => Extract<StreamEvent, { type: K }> } = {
   status: (o) => ({ type: "status", message: _string(o, "message") }),
   text_delta: (o) => ({ type: "text_delta", text: _string(o, "text") }),
+  reasoning: (o) => ({ type: "reasoning", text: _string(o, "text") }),
   tool_start: (o) => ({
     type: "tool_start",
     tool: _string(o, "tool"),

@@ -62,6 +62,7 @@ const suggestedAction: fc.Arbitrary<SuggestedAction> = fc.record({
 
 const responsePayload: fc.Arbitrary<ChatResponsePayload> = fc.record({
   message: anyText,
+  reasoning: fc.option(fc.record({ text: anyText, seconds: fc.double({ min: 0, max: 600, noNaN: true }) }), { nil: null }),
   suggested_values: fc.option(fc.array(suggestedValue, { maxLength: 3 }), { nil: null }),
   suggested_actions: fc.option(fc.array(suggestedAction, { maxLength: 3 }), { nil: null }),
   custom_payload: nullablePayload,
@@ -356,6 +357,7 @@ const turn: fc.Arbitrary<Turn> = fc
       toolPayloads.at(-1) ?? modelPayloads[0] ?? (history.length > 0 ? { type: "tool_history", data: history } : null);
     const payload: ChatResponsePayload = {
       message,
+      reasoning: null,
       suggested_values: values,
       suggested_actions: actions,
       custom_payload: primary,

@@ -47,6 +47,21 @@ describe("chatReducer: each stream event", () => {
     expect(state.lastEventId).toBe(3);
   });
 
+  it("reasoning streams apart from the answer's text and ends with the answer", () => {
+    const thinking: StreamEvent[] = [
+      { type: "status", message: "Thinking..." },
+      { type: "reasoning", text: "The user wants " },
+      { type: "reasoning", text: "CRISPR papers." },
+      { type: "text_delta", text: "Here." },
+    ];
+    const state = reduce(events(thinking), sent);
+    expect(state.streamingReasoning).toBe("The user wants CRISPR papers.");
+    expect(state.streamingText).toBe("Here.");
+    expect(state.statusText).toBeNull();
+    const done = reduce(events([byType("complete")], 5), state);
+    expect(done.streamingReasoning).toBe("");
+  });
+
   it("tool_start shows the tool card and tool_progress updates its stage and fraction", () => {
     const state = reduce(events(liveEvents.slice(0, 6)), sent);
     expect(state.activeToolProgress).toMatchObject({
@@ -124,6 +139,7 @@ describe("chatReducer: each stream event", () => {
       run_id: "r1",
       payload_decision: null,
       stop_reason: "end_turn",
+      reasoning: null,
       approval: null,
       created_at: expect.any(String) as string,
       sibling_count: 1,

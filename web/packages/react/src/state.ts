@@ -32,6 +32,8 @@ export interface ChatState {
   /** The last SSE `id:` seen for `runId` (0 = none); resumption starts after it. */
   lastEventId: number;
   streamingText: string;
+  /** The model's reasoning streamed so far in this run (shown apart from the answer). */
+  streamingReasoning: string;
   statusText: string | null;
   activeToolProgress: ActiveToolProgress | null;
   /** Tool calls of the running turn by `[[tool:N]]` index: started (not yet indexed) ones trail. */
@@ -80,6 +82,7 @@ export const initialChatState: ChatState = {
   runId: null,
   lastEventId: 0,
   streamingText: "",
+  streamingReasoning: "",
   statusText: null,
   activeToolProgress: null,
   liveTools: [],
@@ -108,6 +111,7 @@ export function messageFromStored(m: MessagePublic): ChatMessage {
     run_id: m.run_id,
     payload_decision: m.payload_decision,
     stop_reason: m.stop_reason,
+    reasoning: m.reasoning,
     approval: m.approval,
     created_at: m.created_at,
     sibling_count: m.sibling_count,
@@ -132,6 +136,7 @@ export function messageFromPayload(p: ChatResponsePayload, fallbackId: string, r
     run_id: runId,
     payload_decision: null,
     stop_reason: p.stop_reason,
+    reasoning: p.reasoning,
     approval: null,
     created_at: new Date().toISOString(),
     sibling_count: 1,
@@ -156,6 +161,7 @@ export function emptyMessage(id: string, role: ChatMessage["role"], content: str
     run_id: null,
     payload_decision: null,
     stop_reason: null,
+    reasoning: null,
     approval: null,
     created_at: new Date().toISOString(),
     sibling_count: 1,
@@ -180,6 +186,7 @@ export function liveToolHistory(tools: LiveTool[]): ToolHistoryEntry[] {
 
 const streamingReset = {
   streamingText: "",
+  streamingReasoning: "",
   statusText: null,
   activeToolProgress: null,
   liveTools: [],
@@ -203,6 +210,8 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
       return { ...state, statusText: event.message };
     case "text_delta":
       return { ...state, statusText: null, streamingText: state.streamingText + event.text };
+    case "reasoning":
+      return { ...state, statusText: null, streamingReasoning: state.streamingReasoning + event.text };
     case "tool_start":
       return {
         ...state,

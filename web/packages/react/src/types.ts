@@ -5,6 +5,7 @@ import type {
   FeedbackPublic,
   MessagePublic,
   PayloadDecisionRequest,
+  Reasoning,
   SuggestedAction,
   SuggestedValue,
   ToolHistoryEntry,
@@ -36,6 +37,8 @@ export interface ChatMessage {
   payload_decision: PayloadDecision | null;
   /** `max_tokens`: the answer was cut off by the output limit. */
   stop_reason: string | null;
+  /** The model's reasoning before the answer, and how long it took; null when it showed none. */
+  reasoning: Reasoning | null;
   /** The request a `needs_approval` answer waits for. */
   approval: ApprovalPublic | null;
   /** When it was written (ISO 8601); null for a message not yet stored. */

@@ -18,6 +18,8 @@ export interface UseChat {
   status: ChatStatus;
   isLoading: boolean;
   streamingText: string;
+  /** The model's reasoning streamed so far in the running turn. */
+  streamingReasoning: string;
   statusText: string | null;
   activeToolProgress: ActiveToolProgress | null;
   /** Tool calls of the running turn, by `[[tool:N]]` index. */
@@ -56,6 +58,7 @@ export function useChat({ api, context, schedule }: UseChatOptions): UseChat {
     status: state.status,
     isLoading: isBusy(state.status),
     streamingText: state.streamingText,
+    streamingReasoning: state.streamingReasoning,
     statusText: state.statusText,
     activeToolProgress: state.activeToolProgress,
     liveTools: state.liveTools,

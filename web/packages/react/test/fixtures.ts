@@ -35,6 +35,7 @@ export const liveEvents: StreamEvent[] = [
     type: "complete",
     payload: {
       message: finalText,
+      reasoning: null,
       suggested_values: [{ label: "More", value: "Show me more" }],
       suggested_actions: [{ label: "Close", action: "close_chat", handler: "client", data: null, style: "secondary" }],
       custom_payload: { type: "tool_history", data: [toolEntry] },
@@ -65,6 +66,7 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     run_id: null,
     payload_decision: null,
     stop_reason: null,
+    reasoning: null,
     approval: null,
     parent_id: null,
     sibling_count: 1,

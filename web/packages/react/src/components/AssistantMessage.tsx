@@ -1,3 +1,4 @@
+import { ReasoningBlock } from "./ReasoningBlock";
 import { memo, type ReactNode } from "react";
 import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
 import { ChoiceContext, type ChoiceState } from "./ChoiceContext";
@@ -52,6 +53,9 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
       aria-busy={streaming ? true : undefined}
     >
       <div className="pc-bubble">
+        {message.reasoning && message.reasoning.text !== "" && (
+          <ReasoningBlock text={message.reasoning.text} seconds={message.reasoning.seconds} live={false} />
+        )}
         {message.content !== "" && (
           <ChoiceContext.Provider value={choices}>
             <MessageContent content={message.content} toolHistory={message.tool_history} streaming={streaming} />

@@ -1,3 +1,4 @@
+import { ReasoningBlock } from "./ReasoningBlock";
 import { useCallback, useMemo, useState, type ReactNode } from "react";
 import { emptyMessage, liveToolHistory } from "../state";
 import type { PayloadHandler } from "../payloadRegistry";
@@ -103,7 +104,9 @@ export function MessageList(props: MessageListProps) {
           },
     [streamingText, streamingTools, runId],
   );
-  const showThinking = isLoading && streamingText === "" && activeToolProgress === null;
+  const { streamingReasoning } = chat;
+  const reasoningLive = isLoading && streamingReasoning !== "" && streamingText === "" && activeToolProgress === null;
+  const showThinking = isLoading && streamingText === "" && activeToolProgress === null && !reasoningLive;
   const [editing, setEditing] = useState<string | null>(null);
   const { controller } = chat;
   const actionsOf = (m: ChatMessage, i: number) => (
@@ -173,6 +176,11 @@ export function MessageList(props: MessageListProps) {
                 />
               );
             }),
+            isLoading && streamingReasoning !== "" && (
+              <div key="live-reasoning" className="pc-message" data-role="assistant" data-status="reasoning">
+                <ReasoningBlock text={streamingReasoning} seconds={null} live={reasoningLive} />
+              </div>
+            ),
             live && (
               <AssistantMessage
                 key={keyOf(live)}

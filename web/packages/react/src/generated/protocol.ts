@@ -145,6 +145,7 @@ export interface ChatResponsePayload {
   usage: Usage | null;
   warnings: string[];
   stop_reason: string | null;
+  reasoning: Reasoning | null;
 }
 
 /** One button of a choices block: the label shown and the value sent. */
@@ -296,6 +297,7 @@ export interface MessagePublic {
   sibling_position: number;
   feedback: FeedbackPublic | null;
   model: string | null;
+  reasoning: Reasoning | null;
 }
 
 /** The body of `POST /api/conversations/{id}/messages/{message_id}/decision`. */
@@ -313,6 +315,21 @@ export interface PayloadErrorData {
   details: string;
 }
 
+/**
+ * The model's reasoning before an answer, as the tray shows it: its text, and how long
+ * it took (first to last reasoning delta) for "Thought for N s".
+ */
+export interface Reasoning {
+  text: string;
+  seconds: number;
+}
+
+/** Stream event: the next piece of the model's reasoning, shown apart from the answer. */
+export interface ReasoningEvent {
+  type: "reasoning";
+  text: string;
+}
+
 /** `data-pagechat-status` (transient: `onData` only): a status line while the model works. */
 export interface StatusData {
   message: string;
@@ -327,6 +344,7 @@ export interface StatusEvent {
 export type StreamEvent =
   | StatusEvent
   | TextDeltaEvent
+  | ReasoningEvent
   | ToolStartEvent
   | ToolProgressEvent
   | ToolCompleteEvent
@@ -450,4 +468,4 @@ export interface UserPublic {
 }
 
 /** Every value of StreamEvent's `type` discriminator. */
-export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
+export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","reasoning","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
