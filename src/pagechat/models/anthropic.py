@@ -208,7 +208,24 @@ class AnthropicModel(Model):
         # A title is a short call whose reasoning nobody sees: it thinks not.
         if not self.thinking_budget or request.purpose != "answer":
             return None
+        if _thinking_lost(request.messages):
+            return None
         return {"type": "enabled", "budget_tokens": self.thinking_budget}
+
+
+def _thinking_lost(messages: Sequence[ModelMessage]) -> bool:
+    """The request goes on with an answer whose thinking blocks are gone: a Continue or
+    takeover prefill (the API refuses a final assistant message that does not start with
+    thinking), or tool results answering a turn stored without them (a takeover rebuilds
+    calls from the run log, where no signature is kept). Such a call thinks not: the
+    answer goes on, its earlier reasoning stays as shown."""
+    last = messages[-1] if messages else None
+    if isinstance(last, AssistantTurn):
+        return last.partial and not last.thinking
+    if isinstance(last, ToolResultsTurn) and len(messages) >= 2:
+        before = messages[-2]
+        return isinstance(before, AssistantTurn) and not before.thinking
+    return False
 
 
 _BREAKPOINT: CacheControlEphemeralParam = {"type": "ephemeral"}
