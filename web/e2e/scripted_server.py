@@ -50,8 +50,8 @@ import uvicorn
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pagechat.auth.login import InvalidCredentials, PasswordLogin
-from pagechat.identity import Principal
 from pagechat.events import ReasoningDelta
+from pagechat.identity import Principal
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, tool_call
 from pagechat.models.base import AssistantTurn, ModelFinish, ToolResultsTurn, UserTurn
 from pagechat.models.errors import ModelOutputError
