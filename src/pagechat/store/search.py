@@ -2,11 +2,13 @@
 
 SQLite: FTS5 tables (`messages_fts`, keyed by the message's `seq`; `conversations_fts`,
 titles), each row with its owner's id as an indexed column, kept current by triggers
-(migrations pagechat_0005, pagechat_0007). A search's MATCH names the owner, so the
-index itself answers with the owner's rows only; the join on `conversations` that
-follows checks the owner again. PostgreSQL: GIN indexes on `to_tsvector('simple', ...)`
-of the same columns, which the database keeps current itself. A running answer is left
-out until it ends: its text changes every checkpoint.
+(migrations pagechat_0005, pagechat_0007, pagechat_0012). A message is indexed by what
+the user read (`searchable_text`, kept in `messages.search_text` when it differs from
+the content, store/read_text.py), so words of a choices block's JSON find nothing. A
+search's MATCH names the owner, so the index itself answers with the owner's rows only;
+the join on `conversations` that follows checks the owner again. PostgreSQL: GIN indexes
+on `to_tsvector('simple', ...)` of the same text, which the database keeps current. A
+running answer is left out until it ends: its text changes every checkpoint.
 
 What the user typed is never query syntax: it is cut into words (letters and
 digits), and each word must match the start of a word of the title or of one
@@ -23,37 +25,23 @@ from sqlalchemy import Select, func, select, text
 
 from ..identity import Principal
 from ..protocol import ConversationSearchHit
-from ..tools.choices import choices_as_text
 from .core import StoreCore
+from .read_text import snippet_of
 from .rows import conversation_public
 from .tables import Conversation, Message
 
-__all__ = ["MAX_TERMS", "Search", "fts5_match", "search_terms", "snippet_of"]
+__all__ = ["MAX_TERMS", "Search", "fts5_match", "search_terms"]
 
 MAX_TERMS = 8
 """More words than this are dropped: each one narrows the search further anyway."""
 _MAX_TERM_CHARS = 64
-_SNIPPET_CHARS = 160
 _WORD = re.compile(r"[^\W_]+")
-_MARKER = re.compile(r"\[\[tool:\d+\]\]")
 
 
 def search_terms(query: str) -> list[str]:
     """The distinct words of `query`, lower-cased, at most `MAX_TERMS`."""
     words = (w[:_MAX_TERM_CHARS] for w in _WORD.findall(query.casefold()))
     return list(dict.fromkeys(words))[:MAX_TERMS]
-
-
-def snippet_of(text_: str, terms: list[str]) -> str:
-    """`text_` on one line as the user read it (tool markers out, a ```` ```choices ````
-    block as its question and options), cut to the part around its first matching word."""
-    flat = " ".join(_MARKER.sub(" ", choices_as_text(text_, inline=True)).split())
-    lowered = flat.casefold()
-    found = [m.start() for t in terms if (m := re.search(rf"(?<![^\W_]){re.escape(t)}", lowered))]
-    start = max(0, min(found, default=0) - _SNIPPET_CHARS // 4)
-    end = start + _SNIPPET_CHARS
-    cut = flat[start:end]
-    return ("…" if start else "") + cut + ("…" if end < len(flat) else "")
 
 
 # A literal, not a parameter: PostgreSQL's partial index is used only for what it implies.
@@ -88,7 +76,8 @@ def _message_hits(dialect: str, owner_id: str, terms: list[str], limit: int) -> 
         found = text("SELECT rowid FROM messages_fts WHERE messages_fts MATCH :match")
         match = fts5_match("content", owner_id, terms)
         return query.where(Message.seq.in_(found.bindparams(match=match)))
-    vector = func.to_tsvector(_SIMPLE, Message.content)
+    # The expression of the index (pagechat_0012), so that the planner uses it.
+    vector = func.to_tsvector(_SIMPLE, func.coalesce(Message.search_text, Message.content))
     return query.where(vector.bool_op("@@")(func.to_tsquery(_SIMPLE, _tsquery(terms))))
 
 

@@ -190,6 +190,9 @@ class Message(Base):
     conversation's messages are written and deleted together."""
     role: Mapped[str] = mapped_column(String(16))
     content: Mapped[str] = mapped_column(Text, default="")
+    search_text: Mapped[str | None] = mapped_column(Text)
+    """What conversation search indexes instead of `content` when the two differ: a
+    finished answer's text as the user read it (store/search.py `searchable_text`)."""
     status: Mapped[str] = mapped_column(String(16), default="complete")
     run_id: Mapped[str | None] = mapped_column(String(64))
     # The database's default only: inserts leave the column out (0 for a new answer).

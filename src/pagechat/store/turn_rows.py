@@ -16,6 +16,7 @@ from sqlalchemy import Integer, String, and_, bindparam, insert, or_, select, up
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql.elements import BindParameter
 
+from .read_text import searchable_text
 from .records import AssistantRecord, ConversationNotFound, TurnIds
 from .rows import CONVERSATIONS, MESSAGES, message_row, new_id
 from .tables import Conversation, utcnow
@@ -154,6 +155,11 @@ _FINISH_FENCED = (
     .where(MESSAGES.c.id == bindparam("b_id"), _OWNED)
     .values(**_PROGRESS, **_ENDING, run_epoch=_EPOCH)
 )
+_SEARCH_TEXT = (
+    update(MESSAGES)
+    .where(MESSAGES.c.id == bindparam("b_id"))
+    .values(search_text=bindparam("b_text"))
+)
 _TOUCH_FINISHED = (
     update(CONVERSATIONS)
     .where(
@@ -196,7 +202,17 @@ async def finish_messages(
     }
     await _fenced_or_not(session, _FINISH, _FINISH_FENCED, records, ends)
     await session.execute(_TOUCH_FINISHED, {"b_ids": list(records), "b_now": utcnow()})
-    await record_usage(session=session, records=await _landed(session, records))
+    landed = await _landed(session, records)
+    # Its own statement, for the few answers with markers or choices: the rest leave the
+    # column empty, and the index reads their content (store/read_text.py).
+    searchable = [
+        {"b_id": mid, "b_text": text}
+        for mid, record in landed.items()
+        if (text := searchable_text(record.content)) is not None
+    ]
+    if searchable:
+        await session.execute(_SEARCH_TEXT, searchable)
+    await record_usage(session=session, records=landed)
 
 
 async def checkpoint_messages(

@@ -15,7 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from pagechat.identity import Principal
 from pagechat.store import AssistantRecord, SqlChatStore, create_engine, create_sessionmaker
 from pagechat.store.migrate import alembic_config, upgrade_async
-from pagechat.store.search import fts5_match, search_terms, snippet_of
+from pagechat.store.read_text import snippet_of
+from pagechat.store.search import fts5_match, search_terms
 from pagechat.store.tables import User, utcnow
 from pagechat.store.users import create_user, principal_of
 from pagechat.tools import choices_block
@@ -163,6 +164,52 @@ async def test_a_snippet_shows_choices_as_their_question_and_options(s: Setup) -
 
     assert hit.snippet.endswith("What should I do? List streams · Search PubMed")
     assert not any(c in hit.snippet for c in '{}"`')
+
+
+async def test_words_of_a_choices_blocks_json_or_a_tool_marker_find_nothing(s: Setup) -> None:
+    # Regression: "label" and "value" (the block's JSON keys) found every answer with choices.
+    block = choices_block("Which trial?", [{"label": "Phase three", "value": "the phase 3"}])
+    found = await _conversation(s, "hello", f"Two trials match[[tool:0]].\n\n{block}")
+
+    for hidden in ("label", "value", "options", "question", "tool", "choices"):
+        assert await _found(s, hidden) == [], hidden
+    for shown in ("which trial", "phase three", "match"):
+        assert await _found(s, shown) == [found], shown
+
+
+async def test_the_search_text_migration_reindexes_choices_written_before_it(
+    database_url: str, password_hash: str
+) -> None:
+    engine = create_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(_to_revision("pagechat_0011"))
+        sessions = create_sessionmaker(engine)
+        async with sessions.begin() as session:
+            alice, bob = [
+                await _user_of_an_old_schema(session, e, password_hash)
+                for e in ("alice@example.com", "bob@example.com")
+            ]
+        s = Setup(SqlChatStore(sessions), alice, bob)
+        block = choices_block("Which trial?", [{"label": "Phase three", "value": "phase 3"}])
+        ids = await s.store.begin_turn(user=alice, conversation_id=None, message="hello")
+        old = ids.conversation_id
+        async with engine.begin() as conn:  # the answer as pagechat_0011's code stored it
+            await conn.execute(
+                text("UPDATE messages SET content = :c, status = 'complete' WHERE id = :id"),
+                {"c": f"Two match.\n\n{block}", "id": ids.assistant_message_id},
+            )
+        plain = await _conversation(s, "labels", "A label is a value.")
+        await s.store.aclose()
+
+        await upgrade_async(engine)
+
+        s = Setup(SqlChatStore(sessions), alice, bob)
+        assert await _found(s, "label") == [plain]
+        assert await _found(s, "phase three") == [old]
+        await s.store.aclose()
+    finally:
+        await engine.dispose()
 
 
 def test_an_invalid_choices_block_stays_as_written() -> None:
