@@ -79,6 +79,7 @@ __all__ = [
     "UserPublic",
     "json_limit_problem",
     "parse_event",
+    "unstorable",
     "wire_schema",
 ]
 
@@ -468,6 +469,16 @@ def _storable(value: Any) -> Any:
         elif isinstance(item, list):
             pending.extend(item)
     return value
+
+
+def unstorable(value: Any) -> str | None:
+    """Why `value` (a client's text or JSON) cannot be stored and sent on (a NUL, a lone
+    surrogate), or None: for routes that read a body of another protocol's models."""
+    try:
+        _storable(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 MAX_JSON_DEPTH = 32

@@ -37,6 +37,9 @@ async def h(_tools: None) -> AsyncIterator[Harness]:
         yield h
 
 
+JSON_TYPE = {"content-type": "application/json"}
+
+
 def _input(
     text: str | None = "hello", *, thread: str = "thread-1", state: Any = None
 ) -> dict[str, Any]:
@@ -219,6 +222,32 @@ async def test_no_token_is_401_and_a_bad_input_is_422(h: Harness) -> None:
     assert not_agui.status_code == 422
     blank = await h.client.post("/api/agui/ledger", json=_input("   "), headers=AUTH_A)
     assert blank.status_code == 422
+
+
+async def test_a_nul_or_lone_surrogate_anywhere_in_the_input_is_a_422_before_a_run(
+    h: Harness,
+) -> None:
+    # Regression: a NUL in a tool result passed the route and failed the run later.
+    tool_result = {
+        **_input(),
+        "messages": [
+            *_input()["messages"],
+            {"id": "m2", "role": "tool", "toolCallId": "c1", "content": "a\x00b"},
+        ],
+    }
+    for body in (
+        _input("hi\x00"),
+        _input(state={"k\x00": 1}),
+        _input(state={"k": "\ud800"}),
+        tool_result,
+    ):
+        response = await h.client.post(
+            "/api/agui/ledger", content=json.dumps(body), headers=AUTH_A | JSON_TYPE
+        )
+        assert response.status_code == 422, body
+        assert "NUL" in response.json()["detail"] or "surrogate" in response.json()["detail"]
+    listed = await h.client.get("/api/conversations", headers=AUTH_A)
+    assert listed.json()["items"] == []
 
 
 async def test_a_page_nobody_registered_is_400_naming_the_known_pages(

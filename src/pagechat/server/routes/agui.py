@@ -32,7 +32,7 @@ from ...chat.frontend_tools import (
 from ...chat.service import ChatService
 from ...identity import Principal
 from ...pages import CLIENT_CONTEXT_KEY, get_page
-from ...protocol import ChatRequest, json_limit_problem
+from ...protocol import ChatRequest, json_limit_problem, unstorable
 from ...runs import Run
 from ...store.base import ConversationNotFound
 from ...tools.types import ToolConfig, ToolResult
@@ -65,6 +65,19 @@ def _check_limits(body: RunAgentInput) -> None:
         problem = json_limit_problem(value, what=name)
         if problem is not None:
             raise _unprocessable(problem)
+    # Every message's text too: a NUL or a lone surrogate cannot be stored (PostgreSQL)
+    # or sent on to a model, and would fail the run after it started.
+    fields["messages"] = [
+        *(
+            _text_of(c)
+            for m in body.messages
+            if isinstance(c := getattr(m, "content", None), (str, list))
+        ),
+        *(m.error for m in body.messages if isinstance(m, ToolMessage) and m.error),
+    ]
+    for name, value in fields.items():
+        if (problem := unstorable(value)) is not None:
+            raise _unprocessable(f"{name}: {problem}")
 
 
 def _frontend_tools(body: RunAgentInput) -> list[ToolConfig]:
