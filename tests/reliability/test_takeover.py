@@ -393,23 +393,33 @@ async def test_a_rolling_restart_of_three_workers_completes_every_answer_in_flig
     deployment: Deployment,
 ) -> None:
     followers: list[tuple[int, asyncio.Task[list[Event]]]] = []
+    ended_before_stop: set[int] = set()
     for index, worker in enumerate(deployment.workers):
         # Ten answers on this worker, each long enough to outlive its restart.
+        seen: list[list[Event]] = []
         for n in range(10):
             count = 150 + 10 * index + n  # 6 s and more: it runs when its worker stops
             run_id = await _start(deployment, worker, f"words {count}")
-            followers.append((count, asyncio.create_task(_follow_anywhere(deployment, run_id))))
+            seen.append([])
+            follower = asyncio.create_task(_follow_anywhere(deployment, run_id, seen[-1]))
+            followers.append((count, follower))
         await asyncio.sleep(0.3)
+        # Regression: on a loaded machine an answer ended before its worker stopped, and
+        # was not handed over; such a one is exempt below, but not all ten of a worker.
+        ended = {n for n, got in enumerate(seen) if got and got[-1].type == "complete"}
+        assert len(ended) < 10, "the worker stops with answers in flight"
+        ended_before_stop |= {len(followers) - 10 + n for n in ended}
         # Hands its answers over at once, instead of draining them for 30 s.
         assert await worker.terminate() in (0, -signal.SIGTERM)
         await worker.start()
-    for count, follower in followers:
+    for at, (count, follower) in enumerate(followers):
         got = await asyncio.wait_for(follower, 60)
         _one_stream(got)
         assert got[-1].type == "complete", got[-1]
         assert _text(got) == words(count) == got[-1].data["payload"]["message"]  # type: ignore[index]
+        resumed = any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)
         # Handed over, not drained: another worker went on with it.
-        assert any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)
+        assert resumed or at in ended_before_stop
 
 
 async def test_sigterm_during_a_write_tool_lets_it_finish_then_hands_the_answer_over(
