@@ -11,7 +11,8 @@ export function UsageTable({ by, rows }: UsageTableProps) {
   if (rows.length === 0) return <p className="app-card">No tokens were used in these days.</p>;
   const sum = totals(rows);
   return (
-    <div className="app-table-scroll">
+    // Scrolls sideways on a narrow window: focusable, so a keyboard scrolls it too.
+    <div className="app-table-scroll" role="region" aria-label="Usage table" tabIndex={0}>
       <table className="app-table">
         <caption className="app-visually-hidden">Tokens used, by {by.map((g) => GROUP_LABELS[g].toLowerCase()).join(", ")}</caption>
         <thead>
