@@ -1,4 +1,3 @@
-import { BarChart3, UserRound } from "lucide-react";
 import { Link } from "../router";
 import "./account.css";
 import { ACCOUNT_PATH, USAGE_PATH } from "./paths";
@@ -9,15 +8,14 @@ export interface AccountLinksProps {
   pathname: string;
 }
 
-/** The header's links to the shell's pages: the account (named by its email), and for an
- * admin the usage figures. */
+/** The header's links to the shell's pages: for an admin the usage figures, and the
+ * account, named by its email (its visible text is its name; the title says what is there). */
 export function AccountLinks({ email, isAdmin, pathname }: AccountLinksProps) {
   const current = (path: string) => (pathname === path ? "page" : undefined);
   return (
     <nav aria-label="Account" className="app-account-nav">
       {isAdmin && (
         <Link to={USAGE_PATH} aria-current={current(USAGE_PATH)} data-current={pathname === USAGE_PATH || undefined}>
-          <BarChart3 size={16} aria-hidden="true" />
           Usage
         </Link>
       )}
@@ -25,12 +23,10 @@ export function AccountLinks({ email, isAdmin, pathname }: AccountLinksProps) {
         to={ACCOUNT_PATH}
         className="app-user"
         title="Account: password, API keys, sessions"
-        aria-label={email === null ? "Account" : `Account (${email})`}
         aria-current={current(ACCOUNT_PATH)}
         data-current={pathname === ACCOUNT_PATH || undefined}
       >
-        <UserRound size={16} aria-hidden="true" />
-        {email}
+        {email ?? "Account"}
       </Link>
     </nav>
   );
