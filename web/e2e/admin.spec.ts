@@ -202,7 +202,7 @@ test("an API key is shown once, works, and stops working when revoked", async ({
   await program.dispose();
 });
 
-test("the account and usage pages read well in light and dark, and fit a 360 px window", async ({ browser, baseURL }) => {
+test("the account and usage pages pass axe in light and dark, and fit a 360 px window", async ({ browser, baseURL }) => {
   for (const colorScheme of ["light", "dark"] as const) {
     const context = await browser.newContext({ baseURL, colorScheme, viewport: { width: 360, height: 800 } });
     const page = await context.newPage();
@@ -214,8 +214,10 @@ test("the account and usage pages read well in light and dark, and fit a 360 px 
       await page.goto(path);
       await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
       await expect(page.getByText("Loading…")).toHaveCount(0);
-      const contrast = await new AxeBuilder({ page }).include("main").include("header").withRules(["color-contrast"]).analyze();
-      expect(contrast.violations.flatMap((v) => v.nodes.map((n) => n.target.join(" ")))).toEqual([]);
+      // Every serious or critical axe finding, colour contrast included.
+      const found = await new AxeBuilder({ page }).include("main").include("header").analyze();
+      const serious = found.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`))).toEqual([]);
       // Nothing wider than the window: the usage table scrolls inside its own box.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       await shot(page, `${path.slice(1).replace("/", "-")}-360-${colorScheme}`);
