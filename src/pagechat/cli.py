@@ -580,14 +580,14 @@ def _parser() -> argparse.ArgumentParser:
 
     usage = sub.add_parser(
         "usage",
-        help="tokens the answers used, by user, model and UTC day, with prompt-cache tokens "
-        "apart (reads the database directly)",
+        help="tokens the answers and title calls used, by user, model and UTC day, with "
+        "prompt-cache tokens apart (reads the database directly)",
     )
     usage.add_argument(
         "--by",
         type=_groupings,
         default=["user", "model", "day"],
-        help="what to group by: user,model,day (default: all three)",
+        help="what to group by: user,model,day,purpose (default: user,model,day)",
     )
     usage.add_argument("--since", type=date.fromisoformat, help="first day, YYYY-MM-DD")
     usage.add_argument("--until", type=date.fromisoformat, help="last day, YYYY-MM-DD")

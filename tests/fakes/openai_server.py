@@ -152,7 +152,14 @@ def text(
     `reasoning_content` deltas (llama.cpp, vLLM, DeepSeek; newer vLLM names it `reasoning`)."""
     thought = tuple(Chunk({"content": None, reasoning_field: r}) for r in reasoning)
     content = tuple(Chunk({"content": p}) for p in parts)
-    steps = (_ROLE, *thought, *content, Chunk({}, finish_reason), Usage(*usage), Done())
+    steps: tuple[Step, ...] = (
+        _ROLE,
+        *thought,
+        *content,
+        Chunk({}, finish_reason),
+        Usage(*usage),
+        Done(),
+    )
     return Reply(steps, pace=pace)
 
 

@@ -287,7 +287,7 @@ def test_feedback_export_writes_jsonl_with_the_path_the_tools_and_the_model(
 
 
 async def _used_tokens(database_url: str) -> None:
-    """Two of Alice's answers on two models, with prompt-cache counts."""
+    """Two of Alice's answers on two models, with prompt-cache counts, and a title call."""
     engine = create_engine(database_url)
     await upgrade_async(engine)
     sessions = create_sessionmaker(engine)
@@ -313,6 +313,11 @@ async def _used_tokens(database_url: str) -> None:
                     content="Hello", status="complete", model=model, usage=usage
                 ),
             )
+        await store.record_title_usage(
+            user=principal_of(user),
+            model="anthropic/a",
+            usage=Usage(input_tokens=20, output_tokens=3),
+        )
     finally:
         await store.aclose()
         await engine.dispose()
@@ -326,9 +331,10 @@ def test_usage_prints_tokens_by_user_and_model_as_csv_or_json(
     assert main(["usage", "--by", "user,model"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines == [
-        "user,model,answers,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens",
-        "alice@example.com,anthropic/a,1,100,10,80,5",
-        "alice@example.com,openai/b,1,50,5,0,0",
+        "user,model,answers,title_calls,input_tokens,output_tokens,cache_read_tokens,"
+        "cache_write_tokens",
+        "alice@example.com,anthropic/a,1,1,120,13,80,5",
+        "alice@example.com,openai/b,1,0,50,5,0,0",
     ]
     assert main(["usage", "--by", "user", "--format", "json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
@@ -338,6 +344,11 @@ def test_usage_prints_tokens_by_user_and_model_as_csv_or_json(
         2,
         80,
     )
+    assert main(["usage", "--by", "purpose"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "answer,2,0,150,15,80,5",
+        "title,0,1,20,3,0,0",
+    ]
 
 
 def test_usage_refuses_an_unknown_grouping(capsys: pytest.CaptureFixture[str]) -> None:

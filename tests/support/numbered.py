@@ -73,10 +73,10 @@ def numbered_answer(body: dict[str, Any], *, pace: float = PACE) -> Response:
         )
         first = [f"w{i} " for i in range(min(5, count))]
         return _reply([*first, use], pace)
-    items = [f"w{i} " for i in range(after, count)]
+    items: list[str | Thinking] = [f"w{i} " for i in range(after, count)]
     if last["role"] == "assistant" and items:
         # A prefill ends without its space: the model goes on with one.
-        items[0] = " " + items[0]
+        items[0] = f" {items[0]}"
     if told_unknown:
         items.insert(0, "UNKNOWN-SEEN ")
     if "think" in question and body.get("thinking") and not numbers:

@@ -6,6 +6,11 @@ separate small call (`ModelRequest.purpose == "title"`), in a task of its own: t
 `complete` has already been sent, so nothing waits for it. The title replaces the
 first-message one only if the user has not renamed the conversation meanwhile. A call
 that fails or takes too long leaves the first-message title; it is logged, never shown.
+
+The call's tokens are the user's like an answer's: once the model has finished, they are
+recorded as a usage row of their own (`purpose="title"`, store/usage.py), even when the
+user renamed the conversation meanwhile. A call cut short (a model that rambles past its
+`max_tokens`, a timeout) never reported its tokens, and records none.
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from collections.abc import Callable
 
 from ..events import TextDelta
 from ..identity import Principal
-from ..models.base import Model, ModelRequest, UserTurn
+from ..models.base import Model, ModelFinish, ModelRequest, TokenUsage, UserTurn
 from ..store.base import ChatStore
 from ..store.titles import TITLE_CHARS, make_title
+from .turn import usage_of
 
 __all__ = ["TITLE_INSTRUCTIONS", "TitleWriter", "clean_title", "title_question", "title_request"]
 
@@ -70,16 +76,20 @@ def clean_title(text: str) -> str | None:
     return make_title(line) if line else None
 
 
-async def _ask(model: Model, question: str, answer: str) -> str | None:
+async def _ask(model: Model, question: str, answer: str) -> tuple[str | None, TokenUsage | None]:
+    """The title, and the call's tokens (None when it ended before the model said them)."""
     parts: list[str] = []
     size = 0
+    usage: TokenUsage | None = None
     async for event in model.stream(title_request(question, answer)):
         if isinstance(event, TextDelta):
             parts.append(event.text)
             size += len(event.text)
             if size > 4 * TITLE_CHARS:
                 break  # a model that rambles: its first line is enough
-    return clean_title("".join(parts))
+        elif isinstance(event, ModelFinish):
+            usage = event.usage
+    return clean_title("".join(parts)), usage
 
 
 class TitleWriter:
@@ -102,8 +112,13 @@ class TitleWriter:
         self, user: Principal, conversation_id: str, question: str, answer: str
     ) -> None:
         try:
+            model = self._model()
             async with asyncio.timeout(TITLE_TIMEOUT_SECONDS):
-                title = await _ask(self._model(), question, answer)
+                title, usage = await _ask(model, question, answer)
+            if usage is not None:
+                await self._store.record_title_usage(
+                    user=user, model=f"{model.provider}/{model.name}", usage=usage_of(usage)
+                )
             if title is not None:
                 await self._store.retitle_unless_renamed(
                     user=user,

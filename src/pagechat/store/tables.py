@@ -232,15 +232,17 @@ class MessageFeedback(Base):
 
 
 class TurnUsage(Base):
-    """The tokens one answer used, kept for accounting: written when the answer ends (again,
-    with the new totals, when a paused answer ends later), and kept when its conversation
-    is deleted, so an admin's usage figures do not shrink. Gone with the user."""
+    """The tokens one model use cost, kept for accounting: an answer's (written when the
+    answer ends; again, with the new totals, when a paused answer ends later) or a
+    conversation-title call's (`purpose`). Kept when the conversation is deleted, so an
+    admin's usage figures do not shrink. Gone with the user."""
 
     __tablename__ = "turn_usage"
     __table_args__ = (Index("ix_turn_usage_day", "day"),)
 
     message_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    """The answer's message id; no foreign key, so the row outlives the message."""
+    """The answer's message id (a title call's row: an id of its own); no foreign key, so
+    the row outlives the message."""
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     model: Mapped[str] = mapped_column(String(200), default="")
     day: Mapped[str] = mapped_column(String(10))
@@ -249,3 +251,5 @@ class TurnUsage(Base):
     output_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
     cache_read_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
     cache_write_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
+    purpose: Mapped[str] = mapped_column(String(16), server_default=text("'answer'"))
+    """`answer`, or `title` for a conversation-title call (chat/titles.py)."""

@@ -16,7 +16,7 @@ from pagechat.agent import (
     run_agent_loop,
 )
 from pagechat.events import ReasoningDelta, ToolStart
-from pagechat.models import ScriptedModel, ToolResultsTurn, UserTurn, tool_call
+from pagechat.models import Model, ScriptedModel, ToolResultsTurn, UserTurn, tool_call
 from pagechat.models.anthropic import AnthropicModel
 from pagechat.models.base import (
     AssistantTurn,
@@ -50,7 +50,7 @@ def _tools(ran: list[str]) -> list[ToolConfig]:
     ]
 
 
-async def _collect(model: ScriptedModel, tools: list[ToolConfig], **kw: Any) -> list[AgentEvent]:
+async def _collect(model: Model, tools: list[ToolConfig], **kw: Any) -> list[AgentEvent]:
     return [
         e
         async for e in run_agent_loop(

@@ -14,7 +14,7 @@ from pagechat.models.anthropic import AnthropicModel
 from pagechat.models.base import Model, ModelEvent, ModelFinish, ModelRequest
 from pagechat.models.testing import ScriptedModel
 from tests.fakes.anthropic_server import FakeAnthropic, reply
-from tests.support.harness import AUTH_A, Harness, harness
+from tests.support.harness import AUTH_A, AUTH_ADMIN, Harness, harness
 
 
 async def _titles(h: Harness) -> list[str]:
@@ -131,6 +131,38 @@ async def test_a_failing_title_call_keeps_the_first_message() -> None:
         assert frames[-1].type == "complete"
         await asyncio.sleep(0.2)
         assert await _titles(h) == ["keep my words"]
+        usage = await h.client.get("/api/admin/usage", params={"by": "purpose"}, headers=AUTH_ADMIN)
+        assert [row["purpose"] for row in usage.json()["rows"]] == ["answer"]
+
+
+async def test_the_title_calls_tokens_are_the_users_even_when_renamed_meanwhile() -> None:
+    async with harness() as h:
+        model = _HeldTitles()
+        h.model = model  # type: ignore[assignment]
+        _, frames = await h.chat("tell me about tardigrades")
+        await asyncio.wait_for(model.asked.wait(), 5)
+        conversation = frames[-1].event["payload"]["conversation_id"]
+        await h.client.patch(
+            f"/api/conversations/{conversation}", json={"title": "Mine"}, headers=AUTH_A
+        )
+        model.release.set()
+        async with asyncio.timeout(5):
+            while len(rows := await _usage_by_purpose(h)) < 2:
+                await asyncio.sleep(0.02)
+        assert [(r["purpose"], r["answers"], r["title_calls"]) for r in rows] == [
+            ("answer", 1, 0),
+            ("title", 0, 1),
+        ]
+        assert await _titles(h) == ["Mine"]
+
+
+async def _usage_by_purpose(h: Harness) -> list[dict[str, object]]:
+    r = await h.client.get(
+        "/api/admin/usage", params={"by": ["user", "purpose"]}, headers=AUTH_ADMIN
+    )
+    rows: list[dict[str, object]] = r.json()["rows"]
+    assert all(row["user"] == "alice@example.com" for row in rows)
+    return rows
 
 
 @pytest.mark.parametrize("cached", [True, False])

@@ -1,8 +1,10 @@
-"""Token usage for admins: recorded per answer, with the prompt cache's part, through the
-real Anthropic SDK against the fake API (which keeps a prompt cache of its own)."""
+"""Token usage for admins: recorded per answer and per conversation-title call, with the
+prompt cache's part, through the real Anthropic SDK against the fake API (which keeps a
+prompt cache of its own)."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 from collections.abc import AsyncIterator
@@ -16,12 +18,24 @@ from tests.fakes.anthropic_server import FakeAnthropic, reply
 from tests.support.harness import AUTH_A, AUTH_ADMIN, AUTH_B, Harness, harness
 
 TODAY = datetime.now(UTC).date().isoformat()
+COUNTS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
 
 
 @pytest.fixture
 async def h() -> AsyncIterator[Harness]:
     async with harness() as h:
         yield h
+
+
+async def _titled(h: Harness, title: str) -> None:
+    """Waits for the title call (in a task of its own after the first answer) to have
+    landed: its tokens are recorded before the title is written."""
+    async with asyncio.timeout(5):
+        while title not in [
+            c["title"]
+            for c in (await h.client.get("/api/conversations", headers=AUTH_A)).json()["items"]
+        ]:
+            await asyncio.sleep(0.02)
 
 
 async def _two_turns(h: Harness, fake: FakeAnthropic) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -31,6 +45,7 @@ async def _two_turns(h: Harness, fake: FakeAnthropic) -> tuple[dict[str, Any], d
         _, first = await h.chat("What does this report say?")
         conversation = first[-1].event["payload"]["conversation_id"]
         _, second = await h.chat("And its methods?", conversation_id=conversation)
+        await _titled(h, fake.title)
     finally:
         await model.aclose()
     return first[-1].event["payload"], second[-1].event["payload"]
@@ -56,23 +71,33 @@ async def test_an_admin_reads_tokens_by_user_model_and_day(h: Harness) -> None:
         first, second = await _two_turns(h, fake)
 
     r = await h.client.get("/api/admin/usage", headers=AUTH_ADMIN)
+    by_purpose = await h.client.get(
+        "/api/admin/usage", params={"by": "purpose"}, headers=AUTH_ADMIN
+    )
 
-    assert r.status_code == 200
+    assert r.status_code == 200 and by_purpose.status_code == 200
+    answers, title = by_purpose.json()["rows"]
+    assert answers == {
+        "user": None,
+        "model": None,
+        "day": None,
+        "purpose": "answer",
+        "answers": 2,
+        "title_calls": 0,
+        **{k: first["usage"][k] + second["usage"][k] for k in COUNTS},
+    }
+    # The title call: what the fake API said it used (its replies report 25 input tokens).
+    assert (title["purpose"], title["answers"], title["title_calls"]) == ("title", 0, 1)
+    assert title["input_tokens"] == 25 and title["output_tokens"] > 0
     assert r.json()["rows"] == [
         {
             "user": "alice@example.com",
             "model": "anthropic/claude-haiku-4-5",
             "day": TODAY,
+            "purpose": None,
             "answers": 2,
-            **{
-                k: first["usage"][k] + second["usage"][k]
-                for k in (
-                    "input_tokens",
-                    "output_tokens",
-                    "cache_read_tokens",
-                    "cache_write_tokens",
-                )
-            },
+            "title_calls": 1,
+            **{k: answers[k] + title[k] for k in COUNTS},
         }
     ]
 

@@ -1,6 +1,9 @@
 import { Button } from "@pagechat/react";
 import type { ReactNode } from "react";
-import { Link } from "./router";
+import { AccountLinks } from "./account/AccountLinks";
+import { shellPage } from "./account/shellPage";
+import { useMe } from "./account/useMe";
+import { Link, navigate, useLocation } from "./router";
 import { ThemeSwitch } from "./ThemeSwitch";
 
 export interface NavItem {
@@ -23,8 +26,20 @@ export interface LayoutProps {
   children: ReactNode;
 }
 
-/** The app's frame: header with navigation and the account, a banner, then the page. */
+/** The app's frame: header with navigation and the account, a banner, then the page. At
+ * the shell's own addresses (the account, the admins' usage) it shows the shell's page. */
 export function Layout({ brand, logo, tagline, nav, email, onSignOut, banner, children }: LayoutProps) {
+  const { pathname } = useLocation();
+  const me = useMe();
+  const shown = email ?? me?.email ?? null;
+  const own = shellPage(pathname, {
+    email: shown,
+    onSignedOut: () => {
+      // Signed in again, the user starts on the app's first page, not on the account.
+      navigate("/", { replace: true });
+      onSignOut();
+    },
+  });
   return (
     <div className="app-shell">
       <header className="app-header">
@@ -44,14 +59,14 @@ export function Layout({ brand, logo, tagline, nav, email, onSignOut, banner, ch
             </Link>
           ))}
         </nav>
-        <span className="app-user">{email}</span>
+        <AccountLinks email={shown} isAdmin={me?.is_admin === true} pathname={pathname} />
         <ThemeSwitch />
         <Button variant="secondary" size="sm" onClick={onSignOut}>
           Sign out
         </Button>
       </header>
       {banner}
-      <main className="app-main">{children}</main>
+      <main className="app-main">{own ?? children}</main>
     </div>
   );
 }

@@ -1,4 +1,5 @@
-"""`GET /api/admin/usage`: the tokens answers used, by user, model and day, for admins."""
+"""`GET /api/admin/usage`: the tokens answers and title calls used, by user, model, day and
+purpose, for admins."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from ...store.usage import GROUPINGS, Grouping, usage_csv
+from ...store.usage import DEFAULT_GROUPING, Grouping, usage_csv
 from ..deps import AdminUser
 from .conversations import StoreDep
 
@@ -26,9 +27,10 @@ async def usage(
     until: date | None = None,
     format: Literal["json", "csv"] = "json",
 ) -> dict[str, object] | Response:
-    """Token sums grouped `by` user, model and/or day (default: all three), for the days
-    `since`..`until` (included); cached-prompt tokens apart. `format=csv` for a sheet."""
-    groups = by or list(GROUPINGS)
+    """Token sums grouped `by` user, model, day and/or purpose (answer or title; default:
+    user, model and day), for the days `since`..`until` (included); cached-prompt tokens
+    apart, answers counted apart from title calls. `format=csv` for a sheet."""
+    groups = by or list(DEFAULT_GROUPING)
     rows = await store.usage(by=groups, since=since, until=until)
     if format == "csv":
         return Response(
