@@ -114,6 +114,10 @@ async def _messages(client: httpx.AsyncClient, who: Account, cid: str) -> list[d
     return messages
 
 
+def _stored_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob("*") if p.is_file())
+
+
 def _files_seen(messages: list[ModelMessage]) -> list[list[tuple[str, str]]]:
     return [[(f.kind, f.name) for f in m.files] for m in messages if isinstance(m, UserTurn)]
 
@@ -253,6 +257,6 @@ async def test_deleting_a_conversation_deletes_its_files(
     assert r.status_code == 204
     assert (await live.get(f"/api/attachments/{sent}", headers=alice.headers)).status_code == 404
     assert (await live.get(f"/api/attachments/{kept}", headers=alice.headers)).status_code == 200
-    assert sorted(p.name for p in files.rglob("*") if p.is_file()) == [kept]
+    assert _stored_files(files) == [kept]
     async with sessions() as session:
         assert list(await session.scalars(select(Attachment.id))) == [kept]
