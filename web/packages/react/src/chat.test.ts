@@ -41,6 +41,7 @@ describe("ChatController", () => {
       message: "Find CRISPR papers",
       context: { current_page: "demo", count: 3 },
       conversation_id: null,
+      attachments: [],
     });
     const state = controller.getState();
     expect(state.status).toBe("ready");

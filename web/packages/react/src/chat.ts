@@ -77,7 +77,7 @@ export class ChatController {
     const { status, conversationId } = this.store.getState();
     if (isBusy(status)) return;
     const message = emptyMessage(this.ids.next("user"), "user", text);
-    const body: ChatRequest = { message: text, context: context ?? this.getContext(), conversation_id: conversationId };
+    const body: ChatRequest = { message: text, context: context ?? this.getContext(), conversation_id: conversationId, attachments: [] };
     await this.stream.start({ type: "send", message }, (signal) => this.api.chatStream(body, signal));
   };
 

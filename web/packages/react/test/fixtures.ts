@@ -69,6 +69,7 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     reasoning: null,
     approval: null,
     parent_id: null,
+    attachments: [],
     sibling_count: 1,
     sibling_position: 1,
     feedback: null,
