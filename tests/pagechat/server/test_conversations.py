@@ -509,7 +509,9 @@ async def test_sources_are_numbered_per_answer_told_to_the_model_and_stored(
     assert "cite it right after the statement as [n]" in model.requests[0].system
 
 
-async def test_an_answer_without_sources_has_none(client: httpx.AsyncClient, alice: Account) -> None:
+async def test_an_answer_without_sources_has_none(
+    client: httpx.AsyncClient, alice: Account
+) -> None:
     live = await _chat(client, alice, "hello")
     path = f"/api/conversations/{live.headers['X-Conversation-Id']}"
 

@@ -52,7 +52,13 @@ def test_the_model_reads_each_source_with_its_number() -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["javascript:alert(1)", "data:text/html,x", "ftp://example.org/x", "//example.org", "https:///x"],
+    [
+        "javascript:alert(1)",
+        "data:text/html,x",
+        "ftp://example.org/x",
+        "//example.org",
+        "https:///x",
+    ],
 )
 def test_only_an_http_url_is_a_source_link(url: str) -> None:
     with pytest.raises(ValidationError):
