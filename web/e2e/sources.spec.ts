@@ -5,15 +5,16 @@ import type { Page } from "@playwright/test";
 import { shot, type Chat } from "./fixtures";
 import { expect, openTray, signIn, test } from "./horizonFixture";
 
-/** Asks for a PubMed search and waits for the answer (approving the search when it leaves for PubMed). */
+/** Asks for a PubMed search and waits for its answer (approving the search when it leaves for PubMed). */
 async function search(page: Page, chat: Chat, text: string) {
   await chat.send(text);
   const approval = page.getByRole("region", { name: "Approve search_pubmed?" });
-  const send = page.getByRole("button", { name: "Send" });
-  await expect(approval.or(send)).toBeVisible({ timeout: 30_000 });
+  const listed = chat.log.getByRole("region", { name: "Sources" });
+  await expect(approval.or(listed).first()).toBeVisible({ timeout: 30_000 });
   if (await approval.isVisible()) await approval.getByRole("button", { name: "Approve" }).click();
-  await expect(send).toBeVisible({ timeout: 30_000 });
-  return chat.answers.last();
+  const answer = chat.log.locator('[data-role="assistant"][data-status="complete"]').last();
+  await expect(answer.getByRole("region", { name: "Sources" })).toBeVisible({ timeout: 30_000 });
+  return answer;
 }
 
 test("a PubMed search's articles are cited as [n], listed as Sources under the answer, and the same after a reload", async ({ page }) => {

@@ -2,8 +2,10 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { sourcesByNumber } from "../citations";
+import { emptyMessage } from "../state";
 import type { Source } from "../types";
 import { Markdown } from "./Markdown";
+import { markdownOf } from "./MessageActions";
 import { SourceList } from "./SourceList";
 import { SourcesContext } from "./SourcesContext";
 
@@ -49,5 +51,12 @@ describe("citations and the Sources list", () => {
     expect(items[0]?.textContent).toContain("PMID 11 · Nature, 2021");
     expect(items[0]?.textContent).toContain("It corrects mutations.");
     expect(within(items[1] as HTMLElement).queryByRole("link")).toBeNull();
+  });
+
+  it("copies an answer with its Sources list after it", () => {
+    const message = { ...emptyMessage("m1", "assistant", "Works [1].[[tool:0]]"), sources };
+    expect(markdownOf(message)).toBe(
+      "Works [1].\n\nSources:\n[1] Prime editing. PMID 11 · Nature, 2021. https://pubmed.ncbi.nlm.nih.gov/11/\n[2] A bad link",
+    );
   });
 });
