@@ -350,6 +350,10 @@ class AguiStream(StreamAdapter):
         ]
         if choices:
             events.append(CustomEvent(name="pagechat.choices", value=choices))
+        if payload.sources:
+            # The answer's numbered sources: its text's `[n]` cite them.
+            value = [s.model_dump(mode="json") for s in payload.sources]
+            events.append(CustomEvent(name="pagechat.sources", value=value))
         usage = payload.usage
         events.append(
             RunFinishedEvent(

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any, Literal, assert_never
 
 import orjson
@@ -44,7 +44,7 @@ from .events import (
     ToolUpdate,
 )
 from .pages.choices import find_choice_blocks
-from .protocol import AI_SDK_DATA_PARTS, ChatResponsePayload
+from .protocol import AI_SDK_DATA_PARTS, ChatResponsePayload, Source
 from .runs.log import sse_frame
 from .streams import UNSENDABLE, StreamAdapter
 
@@ -106,6 +106,8 @@ class AiSdkStream(StreamAdapter):
         """The open `reasoning-*` part: any event but a reasoning delta ends it."""
         self._tool_ids: list[str] = []
         self._tool_names: dict[str, str] = {}
+        self._sources_told: set[int] = set()
+        """The numbers of the sources the client has (`source-*` parts), each told once."""
         self._opened = False
         self._ended = False
 
@@ -156,7 +158,7 @@ class AiSdkStream(StreamAdapter):
             case ToolUpdate():
                 return [self._progress(event)]
             case ToolComplete():
-                return self._tool_output(event)
+                return [*self._tool_output(event), *self._sources(event.sources or ())]
             case Complete():
                 return [*self._close_text(), *self._complete(event.payload)]
             case Error():
@@ -203,6 +205,8 @@ class AiSdkStream(StreamAdapter):
                 call_id, self._next_is_resumed = self._resumed_call, False
             self._tool_ids.append(call_id)
             self._tool_names[event.tool] = call_id
+        elif isinstance(event, ToolComplete):
+            self._sources_told.update(s.number for s in event.sources or () if s.number)
         elif isinstance(event, ApprovalResolved):
             self._replaying = False
             self._next_is_resumed = True
@@ -282,6 +286,37 @@ class AiSdkStream(StreamAdapter):
             text = event.output or f"{event.tool} failed."
             return [{"type": "tool-output-error", "toolCallId": call_id, "errorText": text}]
         return [{"type": "tool-output-available", "toolCallId": call_id, "output": event.output}]
+
+    def _sources(self, sources: Sequence[Source]) -> list[Chunk]:
+        """The answer's sources as the SDK's `source-url` parts (`source-document` for one
+        without a link), each once, its citation number in `providerMetadata.pagechat`."""
+        chunks: list[Chunk] = []
+        for source in sources:
+            if source.number is None or source.number in self._sources_told:
+                continue
+            self._sources_told.add(source.number)
+            meta = {"pagechat": source.model_dump(mode="json", exclude={"url"})}
+            if source.url:
+                chunks.append(
+                    {
+                        "type": "source-url",
+                        "sourceId": source.id,
+                        "url": source.url,
+                        "title": source.title,
+                        "providerMetadata": meta,
+                    }
+                )
+            else:
+                chunks.append(
+                    {
+                        "type": "source-document",
+                        "sourceId": source.id,
+                        "mediaType": "text/plain",
+                        "title": source.title,
+                        "providerMetadata": meta,
+                    }
+                )
+        return chunks
 
     def _progress(self, event: ToolUpdate) -> Chunk:
         call_id = self._tool_names.get(event.tool, "")

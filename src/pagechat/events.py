@@ -40,6 +40,7 @@ from .protocol import (
     EntityChange,
     ErrorEvent,
     ReasoningEvent,
+    Source,
     StatusEvent,
     StreamEvent,
     TextDeltaEvent,
@@ -141,6 +142,8 @@ class ToolComplete:
     all a takeover needs to store the answer as its followers saw it (chat/resume.py)."""
     changes: list[EntityChange] | None = None
     """What the call changed in the app (pages showing it refetch or move on)."""
+    sources: list[Source] | None = None
+    """The call's sources, numbered in the answer (its citations link as it streams)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

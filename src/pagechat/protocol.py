@@ -70,6 +70,7 @@ __all__ = [
     "PayloadErrorData",
     "Reasoning",
     "ReasoningEvent",
+    "Source",
     "StatusData",
     "StatusEvent",
     "StreamEvent",
@@ -164,6 +165,36 @@ class ApprovalPublic(_Model):
     """When an undecided request is denied by itself."""
 
 
+def _web_url(url: str | None) -> str | None:
+    """Only an absolute http(s) URL with a host is a link a source may carry."""
+    if url is None:
+        return None
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme.lower() not in ("http", "https") or not rest or rest[0] in "/?#":
+        raise ValueError("a source's url must be an absolute http(s) URL")
+    if len(url) > 2000 or any(ch.isspace() or ord(ch) < 32 for ch in url):
+        raise ValueError("a source's url must be under 2,000 characters, without spaces")
+    return url
+
+
+class Source(_Model):
+    """Where part of an answer comes from: a tool result's sources (`ToolResult(sources=)`),
+    which the model cites as `[n]` and the tray lists under the answer.
+
+    A tool gives `id`, `title` and, when it has them, `url` (http(s) only), `detail` (a
+    short line such as the journal and year) and `snippet` (the passage that matters).
+    `number` is the source's citation number in its answer: set by the turn, in the order
+    the answer's sources were first returned (the same `id` keeps its number), never by
+    the tool."""
+
+    id: str = Field(min_length=1, max_length=200)
+    title: str = Field(min_length=1, max_length=500)
+    url: Annotated[str | None, AfterValidator(_web_url)] = None
+    detail: str = Field(default="", max_length=300)
+    snippet: str = Field(default="", max_length=2000)
+    number: int | None = Field(default=None, ge=1)
+
+
 class ToolHistoryEntry(_Model):
     """One tool call of a turn, as `[[tool:N]]` refers to it (N = position)."""
 
@@ -178,6 +209,8 @@ class ToolHistoryEntry(_Model):
     in_answer: bool = False
     """Its result is part of the answer's text, with no card and no `[[tool:N]]` marker
     (`present_choices`: the choices block); the turn ended after it."""
+    sources: list[Source] = Field(default_factory=list)
+    """The sources the call returned, each with its number in the answer."""
 
 
 class Reasoning(_Model):
@@ -225,6 +258,8 @@ class ChatResponsePayload(_Model):
     the output limit (the tray says so and offers to continue)."""
     reasoning: Reasoning | None = None
     """The model's reasoning before the answer, as stored with it."""
+    sources: list[Source] = Field(default_factory=list)
+    """The answer's sources, numbered (`[n]` in `message` cites `number` n), in order."""
 
 
 # --- the AI SDK's UI message stream (pagechat.aisdk) ------------------------
@@ -381,6 +416,9 @@ class ToolCompleteEvent(_Model):
     that takes the answer over counts them in (DESIGN.md §2)."""
     changes: list[EntityChange] | None = None
     """What the call changed in the app (its `ToolResult.changes`); none when it changed nothing."""
+    sources: list[Source] | None = None
+    """The sources the call returned (its `ToolResult.sources`), each with its number in the
+    answer, so citations link while the answer streams; none when it returned none."""
 
 
 class CompleteEvent(_Model):
@@ -688,6 +726,8 @@ class MessagePublic(_Model):
     """`provider/name` of the model that wrote this answer."""
     reasoning: Reasoning | None = None
     """The model's reasoning before the answer, when it showed any (as it streamed)."""
+    sources: list[Source] = Field(default_factory=list)
+    """The answer's sources, numbered as its `[n]` citations name them."""
 
 
 class ConversationPublic(_Model):

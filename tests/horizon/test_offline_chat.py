@@ -111,3 +111,24 @@ async def test_list_my_streams_names_the_users_streams(
     assert "Your research streams (3 shown):" in message
     assert f"ID {world.alice_stream}: CRISPR and gene editing" in message
     assert f"ID {world.bob_stream}:" not in message
+
+
+async def test_a_pubmed_search_returns_its_articles_as_sources_the_answer_cites(
+    horizon_client: httpx.AsyncClient, alice: Account, sample_articles: list[ArticleRecord]
+) -> None:
+    frames = await _chat(
+        horizon_client, alice, "Find articles on CRISPR", {"current_page": "streams"}
+    )
+
+    [done] = _of(frames, "tool_complete")
+    payload = _of(frames, "complete")[0]["payload"]
+    articles = payload["custom_payload"]["data"]["articles"]
+    assert [s["id"] for s in done["sources"]] == [a["pmid"] for a in articles]
+    assert payload["sources"] == done["sources"]
+    first = payload["sources"][0]
+    assert first["number"] == 1 and first["title"] == articles[0]["title"]
+    facts = f"{articles[0]['journal']}, {articles[0]['year']}"
+    assert first["detail"] == f"PMID {articles[0]['pmid']} · {facts}"
+    assert first["url"] is None  # a synthetic record is not on PubMed: no link
+    for n, article in enumerate(articles[:5], 1):
+        assert f"(PMID {article['pmid']}) [{n}]" in payload["message"]

@@ -96,3 +96,14 @@ def test_reasoning_is_one_reasoning_message_ended_before_the_text() -> None:
     assert frames[1]["role"] == "reasoning"
     assert "".join(f["delta"] for f in frames[2:4]) == "Two and two make four."
     assert frames[6]["messageId"] != frames[0]["messageId"]
+
+
+def test_the_answers_sources_are_a_custom_event_before_the_run_ends() -> None:
+    frames = _frames(_told(one_of_each_kind()[:8], decoded=True))
+
+    [sources] = [f for f in frames if f.get("name") == "pagechat.sources"]
+    assert [(s["number"], s["id"], s["url"]) for s in sources["value"]] == [
+        (1, "11", "https://example.org/11"),
+        (2, "SYN2", None),
+    ]
+    assert frames.index(sources) < [f["type"] for f in frames].index("RUN_FINISHED")

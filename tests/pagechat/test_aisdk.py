@@ -18,7 +18,7 @@ from pagechat.events import (
     ToolStart,
     ToolUpdate,
 )
-from pagechat.protocol import ChatResponsePayload, SuggestedAction
+from pagechat.protocol import ChatResponsePayload, Source, SuggestedAction
 from tests.support.ai_sdk import UiRead, read_ui_stream
 
 
@@ -156,3 +156,41 @@ def test_the_decided_call_is_told_on_the_clients_part_whatever_its_id() -> None:
     assert chunks == [
         {"type": "tool-output-available", "toolCallId": "rebuilt-1", "output": "closed"}
     ]
+
+
+def test_sources_are_the_sdks_source_parts_each_once_with_its_number() -> None:
+    stream = AiSdkStream(conversation_id="c1", message_id="m1")
+    prime = Source(id="11", title="Prime editing", url="https://pubmed.ncbi.nlm.nih.gov/11/")
+    sample = Source(id="SYN1", title="A sample", detail="PMID SYN1")
+    other = Source(id="33", title="Off-target", url="https://pubmed.ncbi.nlm.nih.gov/33/")
+    numbered = [
+        prime.model_copy(update={"number": 1}),
+        sample.model_copy(update={"number": 2}),
+        other.model_copy(update={"number": 3}),
+    ]
+    payload = ChatResponsePayload(
+        message="Works [1][3].", conversation_id="c1", message_id="m1", sources=numbered
+    )
+    _, read = _told(
+        stream,
+        [
+            ToolStart(tool="search", input={"q": "a"}, tool_use_id="t1"),
+            ToolComplete(tool="search", index=0, output="2 found", sources=numbered[:2]),
+            ToolStart(tool="search", input={"q": "b"}, tool_use_id="t2"),
+            # The same source again keeps its number, and is told once.
+            ToolComplete(tool="search", index=1, output="2 found", sources=numbered[::2]),
+            TextDelta(text="Works [1][3]."),
+            Complete(payload=payload),
+        ],
+    )
+
+    assert read.error is None, read.error
+    urls = read.parts("source-url")
+    assert [(p["sourceId"], p["url"], p["title"]) for p in urls] == [
+        ("11", "https://pubmed.ncbi.nlm.nih.gov/11/", "Prime editing"),
+        ("33", "https://pubmed.ncbi.nlm.nih.gov/33/", "Off-target"),
+    ]
+    assert [p["providerMetadata"]["pagechat"]["number"] for p in urls] == [1, 3]
+    (document,) = read.parts("source-document")
+    assert (document["sourceId"], document["title"]) == ("SYN1", "A sample")
+    assert document["providerMetadata"]["pagechat"]["detail"] == "PMID SYN1"

@@ -22,6 +22,7 @@ from pagechat.events import (
 from pagechat.protocol import (
     ChatResponsePayload,
     CustomPayload,
+    Source,
     SuggestedAction,
     SuggestedValue,
     ToolHistoryEntry,
@@ -33,6 +34,10 @@ __all__ = ["one_of_each_kind"]
 
 def one_of_each_kind() -> list[RunEvent]:
     """A run's events in the order a run could emit them, one of each kind."""
+    sources = [
+        Source(id="11", title="é", url="https://example.org/11", detail="Nature", number=1),
+        Source(id="SYN2", title="A sample", snippet="It shows é.", number=2),
+    ]
     payload = ChatResponsePayload(
         message="Found it [[tool:0]]\n```choices\nWhich one?\n- First\n- Second\n```\n",
         suggested_values=[SuggestedValue(label="More", value="Tell me more")],
@@ -47,6 +52,7 @@ def one_of_each_kind() -> list[RunEvent]:
         usage=Usage(input_tokens=12, output_tokens=3),
         warnings=["careful"],
         stop_reason="end_turn",
+        sources=sources,
     )
     return [
         Status(message="Thinking..."),
@@ -54,7 +60,7 @@ def one_of_each_kind() -> list[RunEvent]:
         ReasoningDelta(text="The user wants é\n"),
         ToolStart(tool="search", input={"q": "x", "n": [1, 2.5]}, tool_use_id="toolu_1"),
         ToolUpdate(tool="search", stage="fetch", message="Fetching", progress=0.5, data={"k": 1}),
-        ToolComplete(tool="search", index=0, is_error=False, output="3 hits"),
+        ToolComplete(tool="search", index=0, is_error=False, output="3 hits", sources=sources),
         ApprovalResolved(approval_id="ap0", status="denied", note="not now"),
         Complete(payload=payload),
         Error(message="The model is overloaded.", code="overloaded"),

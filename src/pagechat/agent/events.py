@@ -15,7 +15,7 @@ from typing import Any, Literal
 from ..events import ReasoningDelta, Status, TextDelta, ToolStart, ToolUpdate
 from ..models.base import StopReason, TokenUsage
 from ..models.errors import ProviderErrorKind
-from ..protocol import EntityChange
+from ..protocol import EntityChange, Source
 from .pause import LoopState
 
 __all__ = [
@@ -46,6 +46,8 @@ class AgentToolComplete:
     """The turn's tokens so far: every model call up to the one that asked for this call."""
     changes: tuple[EntityChange, ...] = ()
     """What the call changed in the app (`ToolResult.changes`)."""
+    sources: tuple[Source, ...] = ()
+    """The result's sources (`ToolResult.sources`), numbered in the answer."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -40,7 +40,9 @@ from ..models.base import (
 )
 from ..models.errors import ModelOutputError, ProviderError
 from ..models.retry import RetryPolicy, stream_with_retry
+from ..protocol import Source
 from ..tools.execute import execute_tool, validation_error
+from ..tools.sources import SourceNumbers, with_sources
 from ..tools.types import ToolConfig, ToolContext, ToolResult
 from .events import (
     AgentApprovalRequested,
@@ -77,6 +79,7 @@ async def run_agent_loop(
     resume: LoopResume | None = None,
     can_pause: bool = True,
     spent: TokenUsage | None = None,
+    sources: Sequence[Source] = (),
 ) -> AsyncIterator[AgentEvent]:
     """Run one user turn to its end; the last event is `AgentComplete`, `AgentError` or
     `AgentApprovalRequested`.
@@ -97,6 +100,10 @@ async def run_agent_loop(
 
     `spent`: tokens the answer used before this loop (a worker that stopped, whose answer
     this one goes on with): counted in every usage the loop reports.
+
+    `sources`: the answer's sources numbered before this loop (a resumed or continued
+    answer's); each result's sources are numbered on from them (`SourceNumbers`) and listed
+    after its text for the model to cite (`with_sources`).
     """
     loop = _Loop(
         system=system,
@@ -111,6 +118,7 @@ async def run_agent_loop(
         can_pause=can_pause,
         history=list(messages),
         usage=spent or TokenUsage(),
+        numbers=SourceNumbers(sources),
     )
     step, first = loop.resumed(resume) if resume is not None else (None, 1)
     for iteration in range(first, max_iterations + 2):
@@ -166,6 +174,8 @@ class _Loop:
     seal: Callable[[str], str] | None
     can_pause: bool
     history: list[ModelMessage]
+    numbers: SourceNumbers
+    """The answer's sources' numbers so far: each result's are numbered on from them."""
     usage: TokenUsage = field(default_factory=TokenUsage)
     last_input: int = 0
     """Prompt size of the last model call."""
@@ -379,7 +389,10 @@ async def _run_call(
             else:
                 yield tool_event
     assert result is not None
-    sealed = result.text if loop.seal is None else loop.seal(result.text)
+    numbered = loop.numbers.number(result.sources) if result.sources else []
+    # Sealed whole: a source's title is tool data too.
+    read = with_sources(result.text, numbered)
+    sealed = read if loop.seal is None else loop.seal(read)
     step.results.append(ToolResultPart(call.id, sealed, result.is_error))
     yield AgentToolComplete(
         tool=call.name,
@@ -391,6 +404,7 @@ async def _run_call(
         in_answer=in_answer,
         usage=loop.usage,
         changes=result.changes,
+        sources=tuple(numbered),
     )
 
 

@@ -26,6 +26,7 @@ from ..models.base import (
     UserTurn,
 )
 from ..protocol import PAYLOAD_ERROR, MessagePublic, ToolHistoryEntry
+from ..tools.sources import with_sources
 
 __all__ = [
     "DEFAULT_HISTORY_BUDGET",
@@ -185,6 +186,8 @@ def _native_steps(msg: MessagePublic) -> tuple[list[ModelMessage], int] | None:
             if len(output) > TOOL_OUTPUT_CHARS:
                 rest = len(output) - TOOL_OUTPUT_CHARS
                 output = f"{output[:TOOL_OUTPUT_CHARS]}… [{rest} more characters]"
+            # Its sources as numbered in that answer, so the answer's `[n]` still name them.
+            output = with_sources(output, entry.sources, snippets=False)
             calls.append(ToolCallPart(call_id, entry.tool_name, dict(entry.input)))
             results.append(ToolResultPart(call_id, output or "(no output)", entry.is_error))
         turns.append(AssistantTurn(msg.content[start : group.start()].strip(), tuple(calls)))

@@ -37,6 +37,7 @@ from ..runs import Claim, Run, interrupted_event
 from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
 from ..store.tables import utcnow
 from ..tools.execute import execute_tool
+from ..tools.sources import SourceNumbers
 from ..tools.types import ToolConfig, ToolResult
 from .config import ChatConfig
 from .text import storable, storable_text
@@ -177,6 +178,7 @@ def rebuild(
                     tool_use_id=start.tool_use_id if start is not None else None,
                     payload=done.payload,
                     approval=done.approval,
+                    sources=done.sources or [],
                 )
             )
             if done.usage is not None:
@@ -295,6 +297,7 @@ class AnswerTakeover:
             result = ToolResult(UNKNOWN_OUTCOME_RESULT, is_error=True)
         index = len(turn.tool_history)
         output = turn.setup.seal(storable_text(result.text))
+        numbered = SourceNumbers(turn.sources()).number(result.sources)
         turn.tool_history.append(
             ToolHistoryEntry(
                 tool_name=start.tool,
@@ -303,6 +306,7 @@ class AnswerTakeover:
                 is_error=result.is_error,
                 tool_use_id=start.tool_use_id,
                 payload=_payload(result.payload),
+                sources=numbered,
             )
         )
         entry = turn.tool_history[-1]
@@ -315,6 +319,7 @@ class AnswerTakeover:
                 output=output,
                 payload=entry.payload,
                 usage=usage,
+                sources=numbered or None,
             )
         )
         _show(run, turn, f"[[tool:{index}]]")

@@ -50,11 +50,13 @@ from ..protocol import (
     CustomPayload,
     MessagePublic,
     Reasoning,
+    Source,
     ToolHistoryEntry,
     Usage,
 )
 from ..runs import MOVED, Run
 from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
+from ..tools.sources import answer_sources
 from ..tools.types import ToolContext
 from .checkpoints import Checkpointer
 from .coalesce import TextCoalescer
@@ -132,6 +134,10 @@ class TurnState:
         text = before.text + "\n\n" + "".join(self.thoughts)
         return Reasoning(text=text, seconds=before.seconds + seconds)
 
+    def sources(self) -> list[Source]:
+        """The answer's sources so far, numbered, in order (`[n]` in its text cites n)."""
+        return answer_sources(e.sources for e in self.tool_history)
+
     def go_on_from(
         self, content: str, tool_history: Sequence[ToolHistoryEntry], cards: Sequence[ToolCard]
     ) -> None:
@@ -159,6 +165,7 @@ class TurnState:
             context_audit=self.setup.context_text,
             writer=self.writer,
             reasoning=self.reasoning(),
+            sources=self.sources(),
         )
 
 
@@ -252,6 +259,8 @@ class TurnRunner:
                 can_pause=self.approvals is not None,
                 # A taken-over answer's tokens so far (chat/resume.py); else none yet.
                 spent=self.turn.usage,
+                # A resumed or continued answer's sources keep their numbers.
+                sources=self.turn.sources(),
             ):
                 # Text deltas are nearly every event: handled here, with no coroutine of
                 # their own (the per-token hot path, docs/performance.md).
@@ -385,6 +394,7 @@ class TurnRunner:
                 tool_use_id=event.tool_use_id,
                 payload=_tool_payload(storable(event.payload)),
                 approval=turn.approvals.get(event.tool_use_id),
+                sources=[_stored_source(s, turn.setup.seal) for s in event.sources],
             )
         )
         entry = turn.tool_history[-1]
@@ -401,6 +411,7 @@ class TurnRunner:
                 approval=entry.approval,
                 usage=usage,
                 changes=list(event.changes) or None,
+                sources=entry.sources or None,
             )
         )
         # `_emit` showed all the text before it: the marker goes right after that.
@@ -452,6 +463,7 @@ class TurnRunner:
             model=turn.model,
             writer=turn.writer,
             reasoning=turn.reasoning(),
+            sources=turn.sources(),
         )
         await self.store.finish_turn(
             assistant_message_id=turn.ids.assistant_message_id, record=record
@@ -472,6 +484,7 @@ class TurnRunner:
                     warnings=warnings,
                     stop_reason=done.stop_reason,
                     reasoning=record.reasoning,
+                    sources=record.sources,
                 )
             )
         )
@@ -556,6 +569,15 @@ def _primary_payload(
     if cards:
         return CustomPayload(type="tool_history", data=[e.model_dump(mode="json") for e in cards])
     return None
+
+
+def _stored_source(source: Source, seal: Callable[[str], str]) -> Source:
+    """A tool's source as stored and shown: storable text, sealed as its output is (no
+    marker in a title can be copied into a reply); its id and url as they are."""
+    update = {
+        name: seal(storable_text(getattr(source, name))) for name in ("title", "detail", "snippet")
+    }
+    return source.model_copy(update=update)
 
 
 def _tool_payload(payload: dict[str, object] | None) -> CustomPayload | None:

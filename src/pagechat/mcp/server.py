@@ -28,6 +28,7 @@ from ..store.users import get_user_by_email
 from ..tools import ToolConfig, ToolContext, ToolProgress, ToolResult
 from ..tools.execute import execute_tool
 from ..tools.registry import global_tools
+from ..tools.sources import SourceNumbers, with_sources
 
 __all__ = ["McpUserNotFound", "build_mcp_server", "serve_app_tools", "serve_stdio"]
 
@@ -78,8 +79,10 @@ def build_mcp_server(tools: Sequence[ToolConfig], *, context: ContextFactory) ->
                     await ctx.session.report_progress(item.progress or 0.0, total, item.message)
                 else:
                     result = item
+        # Its sources listed after its text, numbered from 1: this call is the client's whole view.
+        text = with_sources(result.text, SourceNumbers().number(result.sources))
         return types.CallToolResult(
-            content=_text(result.text),
+            content=_text(text),
             is_error=result.is_error,
             structured_content=result.payload,
         )

@@ -43,6 +43,10 @@ FORMAT_RULES = f"""## Response formats
 - Multiple choice: to ask the user to pick one of 2 to 4 options, call the present_choices tool,
   or write a fenced block whose language is `choices` holding
   {{"question": "...", "options": [{{"label": "...", "value": "..."}}]}}; it is shown as buttons.
+- Citations: a tool result may end with a numbered list of sources. When a statement of yours
+  rests on one, cite it right after the statement as [n] with its number there ([1], or [1][3] for
+  two); the app links it to that source. Cite only numbers from those lists: a bracketed number
+  inside a tool's data or the page is part of that data, not a source.
 - Never write tool markers such as [[tool:1]] yourself; the app inserts them."""
 
 

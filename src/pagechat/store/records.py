@@ -22,6 +22,7 @@ from ..protocol import (
     CustomPayload,
     MessageStatus,
     Reasoning,
+    Source,
     SuggestedAction,
     SuggestedValue,
     ToolHistoryEntry,
@@ -166,3 +167,5 @@ class AssistantRecord:
     """The run writing it (checkpoint or end), fenced by its epoch; None: any writer."""
     reasoning: Reasoning | None = None
     """The model's reasoning before the answer (stored in the row's payload)."""
+    sources: list[Source] = field(default_factory=list)
+    """The answer's sources, numbered (stored in the row's payload)."""

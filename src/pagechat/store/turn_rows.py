@@ -304,6 +304,7 @@ def _payload_of(record: AssistantRecord) -> dict[str, Any]:
         # The prompt-cache counts ride in the payload (the token columns predate them).
         "cache_tokens": _cache_tokens(record),
         "reasoning": record.reasoning.model_dump(mode="json") if record.reasoning else None,
+        "sources": dump(record.sources),
     }
     # Absent keys read back as the protocol's defaults; rows stay small.
     return {name: value for name, value in values.items() if value is not None}

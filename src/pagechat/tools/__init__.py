@@ -2,7 +2,7 @@
 the registry."""
 
 from ..payloads import Payload
-from ..protocol import EntityChange
+from ..protocol import EntityChange, Source
 from .chart import CHART, ChartSpecError, chart_payload, validate_chart_spec
 from .choices import PRESENT_CHOICES, choices_block
 from .execute import execute_tool, schema_error, validation_error
@@ -24,6 +24,7 @@ __all__ = [
     "ChartSpecError",
     "EntityChange",
     "Payload",
+    "Source",
     "ToolConfig",
     "ToolContext",
     "ToolExecutor",

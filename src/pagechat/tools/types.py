@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..payloads import Payload
-from ..protocol import EntityChange
+from ..protocol import EntityChange, Source
 
 __all__ = ["ToolConfig", "ToolContext", "ToolExecutor", "ToolProgress", "ToolResult"]
 
@@ -21,13 +21,16 @@ class ToolResult:
 
     `payload` may be given as a `Payload` model; it is kept as its `as_payload()` dict.
     `changes` says what the call changed in the app (an `EntityChange` each): the
-    browser's pages that show it refetch it or move on.
+    browser's pages that show it refetch it or move on. `sources` are where its text
+    comes from (a `Source` each: id, title, http(s) url, detail, snippet): the model reads
+    them numbered per answer and cites them as `[n]`; the tray lists them under the answer.
     """
 
     text: str
     payload: dict[str, Any] | None
     is_error: bool
     changes: tuple[EntityChange, ...]
+    sources: tuple[Source, ...]
 
     def __init__(
         self,
@@ -36,6 +39,7 @@ class ToolResult:
         is_error: bool = False,
         *,
         changes: tuple[EntityChange, ...] | list[EntityChange] = (),
+        sources: tuple[Source, ...] | list[Source] = (),
     ) -> None:
         if isinstance(payload, Payload):
             payload = payload.as_payload()
@@ -44,6 +48,7 @@ class ToolResult:
         object.__setattr__(self, "payload", payload)
         object.__setattr__(self, "is_error", is_error)
         object.__setattr__(self, "changes", tuple(changes))
+        object.__setattr__(self, "sources", tuple(sources))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,14 @@ from typing import Any
 from fastapi import FastAPI
 
 from pagechat.server import create_app_from_settings
-from pagechat.tools import ToolConfig, ToolContext, ToolProgress, ToolResult, register_tool
+from pagechat.tools import (
+    Source,
+    ToolConfig,
+    ToolContext,
+    ToolProgress,
+    ToolResult,
+    register_tool,
+)
 
 _TEXT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
 
@@ -16,7 +23,8 @@ _TEXT = {"type": "object", "properties": {"text": {"type": "string"}}, "required
 async def _shout(params: dict[str, Any], ctx: ToolContext) -> AsyncIterator[Any]:
     yield ToolProgress(stage="shouting", message="Taking a breath", progress=0.5)
     who = "someone" if ctx.user_id is None else ("an admin" if ctx.is_admin else "a user")
-    yield ToolResult(f"{params['text'].upper()}! (asked by {who})")
+    guide = Source(id="guide", title="How to shout", url="https://example.org/shout")
+    yield ToolResult(f"{params['text'].upper()}! (asked by {who})", sources=[guide])
 
 
 def _secret(_params: dict[str, Any], _ctx: ToolContext) -> str:

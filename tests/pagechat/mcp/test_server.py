@@ -56,7 +56,13 @@ async def test_an_mcp_client_lists_and_calls_the_apps_tools(env: dict[str, str])
     assert "shout" in names and "secret" not in names, "admin-only tools need an admin account"
     shout = next(t for t in listing.tools if t.name == "shout")
     assert shout.input_schema["required"] == ["text"]
-    assert (shouted.is_error, _text(shouted)) == (False, "HELLO! (asked by someone)")
+    assert shouted.is_error is False
+    # Its sources after its text, numbered as a model citing them would read them.
+    assert _text(shouted) == (
+        "HELLO! (asked by someone)\n\n"
+        "Sources (cite a statement that uses one as [n], its number here):\n"
+        "[1] How to shout. https://example.org/shout"
+    )
     assert reported == [(0.5, 1.0, "Taking a breath")]
     assert invalid.is_error and "Invalid input for shout" in _text(invalid)
     assert unknown.is_error and "No tool named 'secret'" in _text(unknown)
@@ -74,7 +80,7 @@ async def test_an_admin_account_gets_the_admin_tools(env: dict[str, str]) -> Non
         shouted = await client.call_tool("shout", {"text": "hi"})
     assert "secret" in names
     assert _text(secret) == "the admin's secret"
-    assert _text(shouted) == "HI! (asked by an admin)"
+    assert _text(shouted).startswith("HI! (asked by an admin)\n\nSources")
 
 
 def test_an_unknown_user_is_a_clear_error(env: dict[str, str]) -> None:

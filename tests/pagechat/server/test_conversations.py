@@ -15,9 +15,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pagechat.auth import JwtAuthenticator
 from pagechat.events import ReasoningDelta
-from pagechat.models import Pause, ProviderError, ScriptItem, tool_call
+from pagechat.models import FunctionModel, Pause, ProviderError, ScriptItem, tool_call
 from pagechat.runs import Run, RunManager
-from pagechat.tools import ToolConfig, ToolContext, ToolResult, clear_tools, register_tool
+from pagechat.tools import (
+    Source,
+    ToolConfig,
+    ToolContext,
+    ToolResult,
+    clear_tools,
+    register_tool,
+)
 from tests.conftest import Account
 
 Replies = list[list[ScriptItem]]
@@ -428,3 +435,87 @@ async def test_a_bad_page_request_is_a_422(
     )
 
     assert r.status_code == 422 and r.json()["detail"]
+
+
+def _article(pmid: str, title: str) -> Source:
+    return Source(
+        id=pmid,
+        title=title,
+        url=f"https://pubmed.ncbi.nlm.nih.gov/{pmid}/",
+        detail="Nature, 2021",
+        snippet=f"The abstract of {title}.",
+    )
+
+
+@pytest.fixture
+def _cited_search_tool() -> Iterator[None]:
+    found = {
+        "prime editing": [_article("11", "Prime editing"), _article("22", "Base editing")],
+        "base editing": [_article("22", "Base editing"), _article("33", "Off-target effects")],
+    }
+
+    def search(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        # A bracketed number in the data itself is data: never a citation.
+        return ToolResult(text="Results as in [3] of the review.", sources=found[params["q"]])
+
+    clear_tools()
+    register_tool(
+        ToolConfig(
+            name="search",
+            description="Search articles",
+            input_schema={"type": "object", "properties": {"q": {"type": "string"}}},
+            executor=search,
+        )
+    )
+    yield
+    clear_tools()
+
+
+@pytest.mark.usefixtures("_cited_search_tool")
+async def test_sources_are_numbered_per_answer_told_to_the_model_and_stored(
+    client: httpx.AsyncClient, alice: Account, replies: Replies, model: FunctionModel
+) -> None:
+    replies += [
+        [tool_call("search", {"q": "prime editing"}), tool_call("search", {"q": "base editing"})],
+        ["Prime editing works [1]; base editing too [2][3]."],
+    ]
+    live = await _chat(client, alice, "Find editing papers")
+    events = _events(live)
+    detail = await client.get(
+        f"/api/conversations/{live.headers['X-Conversation-Id']}", headers=alice.headers
+    )
+
+    completes = [e for e in events if e["type"] == "tool_complete"]
+    assert [[(s["number"], s["id"]) for s in e["sources"]] for e in completes] == [
+        [(1, "11"), (2, "22")],
+        [(2, "22"), (3, "33")],  # the same article keeps its number
+    ]
+    payload = events[-1]["payload"]
+    assert [(s["number"], s["title"]) for s in payload["sources"]] == [
+        (1, "Prime editing"),
+        (2, "Base editing"),
+        (3, "Off-target effects"),
+    ]
+    assert payload["sources"][0]["url"] == "https://pubmed.ncbi.nlm.nih.gov/11/"
+    answer = detail.json()["messages"][1]
+    assert answer["sources"] == payload["sources"]
+    assert answer["tool_history"] == payload["tool_history"]
+    # The model read each result's sources after its text, numbered as the answer has them.
+    results = model.requests[1].messages[-1]
+    first, second = (part.content for part in results.results)  # type: ignore[union-attr]
+    assert first.startswith("Results as in [3] of the review.\n\nSources (cite")
+    assert "[1] Prime editing. Nature, 2021. https://pubmed.ncbi.nlm.nih.gov/11/" in first
+    assert "[2] Base editing." in second and "[3] Off-target effects." in second
+    assert "cite it right after the statement as [n]" in model.requests[0].system
+
+
+async def test_an_answer_without_sources_has_none(
+    client: httpx.AsyncClient, alice: Account
+) -> None:
+    live = await _chat(client, alice, "hello")
+    path = f"/api/conversations/{live.headers['X-Conversation-Id']}"
+
+    answer = (await client.get(path, headers=alice.headers)).json()["messages"][1]
+
+    assert _events(live)[-1]["payload"]["sources"] == []
+    assert answer["sources"] == []

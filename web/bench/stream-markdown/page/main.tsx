@@ -68,6 +68,7 @@ function payload(message: string): ChatResponsePayload {
     payloads: [],
     tool_history: [],
     reasoning: null,
+    sources: [],
     conversation_id: "c",
     message_id: "m",
     usage: null,

@@ -9,7 +9,12 @@ import { createChatApi } from "./api";
 import { ChatTray, type ChatTrayProps } from "./ChatTray";
 import { Hints } from "./components/Hints";
 import { registerPayloadHandler, type PayloadHandler } from "./payloadRegistry";
-import type { ConversationDetail, StreamEvent } from "./types";
+import type { ConversationDetail, Source, StreamEvent } from "./types";
+
+function citedSource(number: number, title: string): Source {
+  const pmid = String(number * 11);
+  return { id: pmid, title, url: `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`, detail: `PMID ${pmid} · Nature, 2021`, snippet: "", number };
+}
 
 const runHeaders = { "X-Run-Id": "r1", "X-Conversation-Id": "c1" };
 const complete = (message: string, extra: Partial<Extract<StreamEvent, { type: "complete" }>["payload"]> = {}): StreamEvent => ({
@@ -17,6 +22,7 @@ const complete = (message: string, extra: Partial<Extract<StreamEvent, { type: "
   payload: {
     message,
     reasoning: null,
+    sources: [],
     suggested_values: null,
     suggested_actions: null,
     custom_payload: null,
@@ -124,6 +130,55 @@ describe("ChatTray", () => {
     expect(details?.textContent).toContain("The user asks about gene editing.");
   });
 
+  it("links the answer's [n] to its Sources list as the sources arrive; tool data's [n] stays text", async () => {
+    const { fake, user } = renderTray();
+    const stream = new SseResponse(runHeaders);
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    await user.type(input(), "Find CRISPR papers{Enter}");
+
+    stream.send(1, { type: "tool_start", tool: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "t1" });
+    stream.send(2, {
+      type: "tool_complete",
+      tool: "search_pubmed",
+      index: 0,
+      is_error: false,
+      output: "As reviewed in [2].",
+      payload: null,
+      approval: null,
+      usage: null,
+      changes: null,
+      sources: [citedSource(1, "Prime editing"), citedSource(2, "Base editing")],
+    });
+    const text = "[[tool:0]]Prime editing works [1], base editing too [2]; see also [7].";
+    stream.send(3, { type: "text_delta", text });
+    const first = await within(log()).findByRole("link", { name: "Source 1: Prime editing" });
+    expect(first.textContent).toBe("[1]");
+    const sources = [citedSource(1, "Prime editing"), citedSource(2, "Base editing")];
+    const entry = { tool_name: "search_pubmed", input: { query: "CRISPR" }, output: "As reviewed in [2].", is_error: false, tool_use_id: "t1", payload: null, approval: null, in_answer: false, sources };
+    stream.send(4, complete(text, { sources, tool_history: [entry] }));
+
+    const answer = await waitFor(() => {
+      const found = log().querySelector('[data-role="assistant"][data-status="complete"]');
+      if (!(found instanceof HTMLElement)) throw new Error("no completed answer");
+      return found;
+    });
+    const cite = within(answer).getByRole("link", { name: "Source 2: Base editing" });
+    // A number the answer has no source for is plain text, and so is one in the tool's data.
+    expect(within(answer).queryByRole("link", { name: /Source 7/ })).toBeNull();
+    expect(answer.textContent).toContain("see also [7].");
+    const list = within(answer).getByRole("region", { name: "Sources" });
+    const link = within(list).getByRole("link", { name: "Base editing" });
+    expect(link.getAttribute("href")).toBe("https://pubmed.ncbi.nlm.nih.gov/22/");
+    expect(link.getAttribute("target")).toBe("_blank");
+    expect(link.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(within(list).getByText("PMID 22 · Nature, 2021")).toBeTruthy();
+    await user.click(cite);
+    expect(document.activeElement).toBe(link.closest("li"));
+    const card = within(answer).getByRole("button", { name: /search_pubmed/ });
+    await user.click(card);
+    expect(within(answer).getByText("As reviewed in [2].").closest("a")).toBeNull();
+  });
+
   it("goes from welcome to user bubble, thinking, streaming text and the final message", async () => {
     const { fake, user } = renderTray();
     expect(within(log()).getByText("Hello there")).toBeTruthy();
@@ -198,7 +253,7 @@ describe("ChatTray", () => {
     expect(within(card).getByText("Fetched 3 of 5")).toBeTruthy();
     expect(within(card).getByRole("progressbar").getAttribute("aria-valuenow")).toBe("60");
     expect(await within(log()).findByText("While I search")).toBeTruthy();
-    stream.send(4, { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: false, output: "Found 5 articles: ...", payload: null, approval: null, usage: null, changes: null });
+    stream.send(4, { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: false, output: "Found 5 articles: ...", payload: null, approval: null, usage: null, changes: null, sources: null });
     stream.send(5, { type: "text_delta", text: "[[tool:0]]" });
     await waitFor(() => {
       expect(screen.queryByRole("status", { name: "Running search_pubmed" })).toBeNull();
@@ -262,6 +317,27 @@ const choicesText =
   'Which?\n\n```choices\n{"question":"Which source?","options":[{"label":"RSS feed","value":"rss"},{"label":"Agentic","value":"agentic"}]}\n```';
 
 describe("ChatTray with a stored conversation", () => {
+  it("after a reload, an answer's citations and Sources list are as they were", async () => {
+    const conversation: ConversationDetail = {
+      ...storedConversation,
+      messages: [
+        stored({ id: "m1", role: "user", content: "Find CRISPR papers" }),
+        stored({
+          id: "m2",
+          role: "assistant",
+          content: "Prime editing works [1].",
+          sources: [citedSource(1, "Prime editing"), { ...citedSource(2, "A sample"), url: null }],
+        }),
+      ],
+    };
+    renderTray({}, { conversation });
+    const cite = await within(log()).findByRole("link", { name: "Source 1: Prime editing" });
+    expect(cite.textContent).toBe("[1]");
+    const list = within(log()).getByRole("region", { name: "Sources" });
+    expect(within(list).getByRole("link", { name: "Prime editing" }).getAttribute("href")).toBe("https://pubmed.ncbi.nlm.nih.gov/11/");
+    // A source without a link is listed by its title alone.
+    expect(within(list).getByText("A sample").closest("a")).toBeNull();
+  });
   it("after a reload, an answer's reasoning shows collapsed with its stored duration", async () => {
     const conversation: ConversationDetail = {
       ...storedConversation,

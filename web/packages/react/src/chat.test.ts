@@ -338,6 +338,7 @@ function turnPayload(message: string): Extract<StreamEvent, { type: "complete" }
   return {
     message,
     reasoning: null,
+    sources: [],
     suggested_values: null,
     suggested_actions: null,
     custom_payload: null,

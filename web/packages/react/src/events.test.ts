@@ -30,6 +30,7 @@ describe("parseStreamEvent", () => {
         approval: null,
         usage: { input_tokens: 25, output_tokens: 6, cache_read_tokens: 0, cache_write_tokens: 25 },
         changes: null,
+        sources: [{ id: "11", title: "Prime editing", url: "https://pubmed.ncbi.nlm.nih.gov/11/", detail: "", snippet: "", number: 1 }],
       },
       { type: "error", message: "Overloaded", code: "overloaded" },
       { type: "cancelled" },
@@ -58,6 +59,13 @@ describe("parseStreamEvent", () => {
     expect(event).toMatchObject({ extra: true, payload: { message: "Hi", branch: 2 } });
   });
 
+  it("keeps a source's link only when it is http(s)", () => {
+    const source = (url: string) => ({ id: "1", title: "T", url, detail: "", snippet: "", number: 1 });
+    const data = JSON.stringify({ type: "complete", payload: { message: "x", sources: [source("javascript:alert(1)"), source("https://example.org/a")] } });
+    const event = parseStreamEvent(data);
+    expect(event?.type === "complete" ? event.payload.sources.map((s) => s.url) : null).toEqual([null, "https://example.org/a"]);
+  });
+
   it("drops an event whose fields are wrong, with a warning", () => {
     const bad = [
       '{"type":"text_delta","text":42}',
@@ -66,6 +74,7 @@ describe("parseStreamEvent", () => {
       '{"type":"tool_complete","tool":"search","index":-1}',
       '{"type":"complete","payload":{"message":"x","suggested_actions":[{"label":"Go","action":"go","handler":"elsewhere"}]}}',
       '{"type":"complete","payload":{"message":"x","tool_history":[{"tool_name":7}]}}',
+      '{"type":"complete","payload":{"message":"x","sources":[{"id":"1","title":"T","number":0}]}}',
       '{"type":"complete"}',
       '{"type":"error"}',
       "[1,2]",

@@ -9,6 +9,7 @@ import type {
   CustomPayload,
   EntityChange,
   Reasoning,
+  Source,
   StreamEvent,
   SuggestedAction,
   SuggestedValue,
@@ -81,6 +82,26 @@ function _toolEntry(value: unknown, where: string): ToolHistoryEntry {
     payload: o.payload == null ? null : _payload(o.payload, `${where}.payload`),
     approval: o.approval == null ? null : _approval(o.approval, `${where}.approval`),
     in_answer: _boolean(o, "in_answer", false),
+    sources: _list(o, "sources", _source),
+  };
+}
+
+/** An http(s) URL, else null: a source's link is never another scheme, whatever a server sent. */
+function _webUrl(value: string | null): string | null {
+  return value !== null && /^https?:\/\/[^\s/?#]/i.test(value) ? value : null;
+}
+
+function _source(value: unknown, where: string): Source {
+  const o = _object(value, where);
+  const number = o.number ?? null;
+  if (number !== null && (typeof number !== "number" || !Number.isInteger(number) || number < 1)) throw new _Invalid(`${where}.number is not a source number`);
+  return {
+    id: _string(o, "id"),
+    title: _string(o, "title"),
+    url: _webUrl(_nullableString(o, "url")),
+    detail: _string(o, "detail", ""),
+    snippet: _string(o, "snippet", ""),
+    number,
   };
 }
 
@@ -149,6 +170,7 @@ function _response(value: unknown): ChatResponsePayload {
     }),
     stop_reason: _nullableString(o, "stop_reason"),
     reasoning: o.reasoning == null ? null : _reasoning(o.reasoning),
+    sources: _list(o, "sources", _source),
   };
 }
 
@@ -203,6 +225,7 @@ const _READERS: { [K in StreamEvent["type"]]: (o: Json) => Extract<StreamEvent, 
     approval: o.approval == null ? null : _approval(o.approval, "approval"),
     usage: _usage(o.usage),
     changes: o.changes === undefined || o.changes === null ? null : _list(o, "changes", _change),
+    sources: o.sources == null ? null : _list(o, "sources", _source),
   }),
   complete: (o) => ({ type: "complete", payload: _response(o.payload) }),
   error: (o) => ({ type: "error", message: _string(o, "message"), code: _nullableString(o, "code") }),

@@ -49,6 +49,7 @@ const historyEntry: fc.Arbitrary<ToolHistoryEntry> = fc.record({
   payload: nullablePayload,
   approval: fc.constant(null),
   in_answer: fc.constant(false),
+  sources: fc.constant([]),
 });
 
 const suggestedValue: fc.Arbitrary<SuggestedValue> = fc.record({ label: anyText, value: anyText });
@@ -81,6 +82,7 @@ const responsePayload: fc.Arbitrary<ChatResponsePayload> = fc.record({
   ),
   warnings: fc.array(fc.string({ maxLength: 10 }), { maxLength: 2 }),
   stop_reason: fc.constantFrom(null, "end_turn", "max_tokens"),
+  sources: fc.constant([]),
 });
 
 /** Any stream event, of every type the wire contract has, with any field values. */
@@ -112,6 +114,7 @@ const streamEvent: fc.Arbitrary<StreamEvent> = fc.oneof(
     approval: fc.constant(null),
     usage: fc.constant(null),
     changes: fc.constant(null),
+    sources: fc.constant(null),
   }),
   fc.record({ type: fc.constant("complete" as const), payload: responsePayload }),
   fc.record({ type: fc.constant("error" as const), message: anyText, code: fc.option(fc.string({ maxLength: 8 }), { nil: null }) }),
@@ -246,10 +249,10 @@ describe("chatReducer on arbitrary action sequences", () => {
       const actions = [
         { type: "send", message: emptyMessage("u1", "user", "hi") },
         { type: "event", event: { type: "tool_start", tool: "search", input: {}, tool_use_id: "t1" }, id: 1 },
-        { type: "event", event: { type: "tool_complete", tool: "search", index, is_error: false, output: "found", payload: null, approval: null, usage: null, changes: null }, id: 2 },
+        { type: "event", event: { type: "tool_complete", tool: "search", index, is_error: false, output: "found", payload: null, approval: null, usage: null, changes: null, sources: null }, id: 2 },
       ] satisfies ChatAction[];
       expect(actions.reduce(chatReducer, initialChatState).liveTools).toEqual([
-        { tool_name: "search", input: {}, tool_use_id: "t1", is_error: false, output: "found", done: true },
+        { tool_name: "search", input: {}, tool_use_id: "t1", is_error: false, output: "found", done: true, sources: [] },
       ]);
     },
   );
@@ -335,7 +338,7 @@ const turn: fc.Arbitrary<Turn> = fc
         const index = history.length;
         events.push({ type: "tool_start", tool: call.name, input: call.input, tool_use_id: call.id });
         for (const p of call.progress) events.push({ type: "tool_progress", tool: call.name, data: null, ...p });
-        events.push({ type: "tool_complete", tool: call.name, index, is_error: call.isError, output: call.output, payload: null, approval: null, usage: null, changes: null });
+        events.push({ type: "tool_complete", tool: call.name, index, is_error: call.isError, output: call.output, payload: null, approval: null, usage: null, changes: null, sources: null });
         const marker = `[[tool:${String(index)}]]`;
         events.push({ type: "text_delta", text: marker });
         message += marker;
@@ -348,6 +351,7 @@ const turn: fc.Arbitrary<Turn> = fc
           payload: call.payload,
           approval: null,
           in_answer: false,
+          sources: [],
         });
       }
     }
@@ -358,6 +362,7 @@ const turn: fc.Arbitrary<Turn> = fc
     const payload: ChatResponsePayload = {
       message,
       reasoning: null,
+      sources: [],
       suggested_values: values,
       suggested_actions: actions,
       custom_payload: primary,

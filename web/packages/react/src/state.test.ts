@@ -74,7 +74,7 @@ describe("chatReducer: each stream event", () => {
     });
     expect(state.activeToolProgress?.updates).toHaveLength(2);
     expect(state.liveTools).toEqual([
-      { tool_name: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1", is_error: false, output: "", done: false },
+      { tool_name: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1", is_error: false, output: "", done: false, sources: [] },
     ]);
   });
 
@@ -102,14 +102,14 @@ describe("chatReducer: each stream event", () => {
     const state = reduce(events(liveEvents.slice(0, 8)), sent);
     expect(state.activeToolProgress).toBeNull();
     expect(state.liveTools).toEqual([
-      { tool_name: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1", is_error: false, output: "Found 5 articles: ...", done: true },
+      { tool_name: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1", is_error: false, output: "Found 5 articles: ...", done: true, sources: [] },
     ]);
     expect(state.streamingText).toBe("Let me search.[[tool:0]]");
   });
 
   it("tool_complete carries a tool's failure", () => {
     const state = reduce(
-      events([byType("tool_start"), { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: true, output: "PubMed is unreachable", payload: null, approval: null, usage: null, changes: null }]),
+      events([byType("tool_start"), { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: true, output: "PubMed is unreachable", payload: null, approval: null, usage: null, changes: null, sources: null }]),
       sent,
     );
     expect(state.liveTools[0]?.is_error).toBe(true);
@@ -140,6 +140,7 @@ describe("chatReducer: each stream event", () => {
       payload_decision: null,
       stop_reason: "end_turn",
       reasoning: null,
+      sources: [],
       approval: null,
       created_at: expect.any(String) as string,
       sibling_count: 1,

@@ -9,6 +9,7 @@ import type {
   ConversationDetail,
   MessagePublic,
   PayloadDecision,
+  Source,
   StreamEvent,
   ToolHistoryEntry,
 } from "./types";
@@ -21,6 +22,8 @@ export interface LiveTool {
   is_error: boolean;
   output: string;
   done: boolean;
+  /** The call's sources, numbered in the answer (from its `tool_complete`). */
+  sources: Source[];
 }
 
 export interface ChatState {
@@ -112,6 +115,7 @@ export function messageFromStored(m: MessagePublic): ChatMessage {
     payload_decision: m.payload_decision,
     stop_reason: m.stop_reason,
     reasoning: m.reasoning,
+    sources: m.sources,
     approval: m.approval,
     created_at: m.created_at,
     sibling_count: m.sibling_count,
@@ -137,6 +141,7 @@ export function messageFromPayload(p: ChatResponsePayload, fallbackId: string, r
     payload_decision: null,
     stop_reason: p.stop_reason,
     reasoning: p.reasoning,
+    sources: p.sources,
     approval: null,
     created_at: new Date().toISOString(),
     sibling_count: 1,
@@ -162,6 +167,7 @@ export function emptyMessage(id: string, role: ChatMessage["role"], content: str
     payload_decision: null,
     stop_reason: null,
     reasoning: null,
+    sources: [],
     approval: null,
     created_at: new Date().toISOString(),
     sibling_count: 1,
@@ -181,7 +187,19 @@ export function liveToolHistory(tools: LiveTool[]): ToolHistoryEntry[] {
     payload: null,
     approval: null,
     in_answer: false,
+    sources: t.sources,
   }));
+}
+
+/** The running answer's sources so far: every completed call's, once each, by number. */
+export function liveSources(tools: LiveTool[]): Source[] {
+  const byNumber = new Map<number, Source>();
+  for (const tool of tools) {
+    for (const source of tool.sources) {
+      if (source.number !== null && !byNumber.has(source.number)) byNumber.set(source.number, source);
+    }
+  }
+  return [...byNumber.entries()].sort(([a], [b]) => a - b).map(([, source]) => source);
 }
 
 const streamingReset = {
@@ -200,6 +218,7 @@ function partialMessage(state: ChatState, status: "cancelled" | "error", error: 
     status,
     error,
     tool_history: liveToolHistory(tools),
+    sources: liveSources(tools),
     run_id: state.runId,
   };
 }
@@ -227,7 +246,7 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
         },
         liveTools: [
           ...state.liveTools,
-          { tool_name: event.tool, input: event.input, tool_use_id: event.tool_use_id, is_error: false, output: "", done: false },
+          { tool_name: event.tool, input: event.input, tool_use_id: event.tool_use_id, is_error: false, output: "", done: false, sources: [] },
         ],
       };
     case "tool_progress": {
@@ -262,6 +281,7 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
         is_error: event.is_error,
         output: event.output ?? "",
         done: true,
+        sources: event.sources ?? [],
       };
       const indexed = [...done];
       // The server's index is the number of calls completed before this one. Any other index
@@ -451,6 +471,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
           is_error: t.is_error,
           output: t.output,
           done: true,
+          sources: t.sources,
         })),
         status: "submitted",
         runId: null,

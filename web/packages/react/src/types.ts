@@ -6,6 +6,7 @@ import type {
   MessagePublic,
   PayloadDecisionRequest,
   Reasoning,
+  Source,
   SuggestedAction,
   SuggestedValue,
   ToolHistoryEntry,
@@ -39,6 +40,8 @@ export interface ChatMessage {
   stop_reason: string | null;
   /** The model's reasoning before the answer, and how long it took; null when it showed none. */
   reasoning: Reasoning | null;
+  /** The answer's sources, numbered as its `[n]` citations name them; empty when none. */
+  sources: Source[];
   /** The request a `needs_approval` answer waits for. */
   approval: ApprovalPublic | null;
   /** When it was written (ISO 8601); null for a message not yet stored. */

@@ -11,6 +11,7 @@ export const toolEntry: ToolHistoryEntry = {
   payload: null,
   approval: null,
   in_answer: false,
+  sources: [],
 };
 
 export const finalText =
@@ -24,7 +25,7 @@ export const liveEvents: StreamEvent[] = [
   { type: "tool_start", tool: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1" },
   { type: "tool_progress", tool: "search_pubmed", stage: "searching", message: "Searching PubMed...", progress: null, data: null },
   { type: "tool_progress", tool: "search_pubmed", stage: "fetching", message: "Fetched 3 of 5", progress: 0.6, data: null },
-  { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: false, output: "Found 5 articles: ...", payload: null, approval: null, usage: null, changes: null },
+  { type: "tool_complete", tool: "search_pubmed", index: 0, is_error: false, output: "Found 5 articles: ...", payload: null, approval: null, usage: null, changes: null, sources: null },
   { type: "text_delta", text: "[[tool:0]]" },
   { type: "text_delta", text: "I found **5 articles**.\n\n```choices\n" },
   {
@@ -36,6 +37,7 @@ export const liveEvents: StreamEvent[] = [
     payload: {
       message: finalText,
       reasoning: null,
+      sources: [],
       suggested_values: [{ label: "More", value: "Show me more" }],
       suggested_actions: [{ label: "Close", action: "close_chat", handler: "client", data: null, style: "secondary" }],
       custom_payload: { type: "tool_history", data: [toolEntry] },
@@ -67,6 +69,7 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     payload_decision: null,
     stop_reason: null,
     reasoning: null,
+    sources: [],
     approval: null,
     parent_id: null,
     attachments: [],

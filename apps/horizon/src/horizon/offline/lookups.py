@@ -20,12 +20,15 @@ from .asks import Ask
 from .drafting import key_words
 from .reading import (
     articles_in,
+    cite,
     fields_in,
     first_line,
     first_lines,
     listing_lines,
     sentences,
+    source_numbers,
     stream_ids_in,
+    without_sources,
 )
 from .replies import result_of
 from .situation import Call, Situation, Step, actions, compose, suggestions
@@ -34,9 +37,10 @@ _SHOWN = 5
 _EXAMPLES = ("CRISPR base editing", "SGLT2 inhibitors in heart failure", "mRNA vaccines")
 
 
-def _article_list(found: list[tuple[str, str]]) -> str:
+def _article_list(found: list[tuple[str, str]], numbers: dict[str, int]) -> str:
+    """The first articles, each citing its source number (`[n]`) when it has one."""
     return "\n".join(
-        f"{n}. **{title or 'Untitled'}** (PMID {pmid})"
+        f"{n}. **{title or 'Untitled'}** (PMID {pmid}){cite(numbers, pmid)}"
         for n, (pmid, title) in enumerate(found[:_SHOWN], 1)
     )
 
@@ -60,7 +64,7 @@ def search_pubmed(s: Situation, ask: Ask) -> Step:
         compose(
             f"The first {min(len(found), _SHOWN)} of the {len(found)} articles PubMed returned "
             f"for “{query}”:",
-            _article_list(found),
+            _article_list(found, source_numbers(done.text)),
             suggestions(_more_about(found)),
         )
     )
@@ -115,9 +119,13 @@ def article(s: Situation, ask: Ask) -> Step:
     fields = fields_in(done.text)
     title = fields.get("Title")
     byline = " · ".join(v for k in ("Authors", "Journal", "Year", "DOI") if (v := fields.get(k)))
-    abstract = sentences(_abstract(done.text), 3)
+    abstract = sentences(_abstract(without_sources(done.text)), 3)
     body = (
-        compose(f"**{title}**", byline, f"> {abstract}" if abstract else "")
+        compose(
+            f"**{title}**{cite(source_numbers(done.text), pmid)}",
+            byline,
+            f"> {abstract}" if abstract else "",
+        )
         if title
         else "\n".join(first_lines(done.text, 6))
     )
@@ -178,7 +186,8 @@ def summarise_report(s: Situation, ask: Ask) -> Step:
     if listing is not None and listing.is_error:
         top = f"(The article list failed: {first_line(listing.text)}.)"
     else:
-        top = compose("**Top articles**", _article_list(found)) if found else ""
+        numbers = source_numbers(listing.text) if listing is not None else {}
+        top = compose("**Top articles**", _article_list(found, numbers)) if found else ""
     chips = _more_about(found, 2)
     if len(found) >= 2:
         chips.append(("Compare the top two", f"Compare PMID {found[0][0]} and PMID {found[1][0]}"))
@@ -265,7 +274,7 @@ def search_reports(s: Situation, ask: Ask) -> Step:
     return Step(
         compose(
             f"Articles in your reports about “{ask.query}”:",
-            _article_list(found),
+            _article_list(found, source_numbers(done.text)),
             suggestions(_more_about(found)),
         )
     )

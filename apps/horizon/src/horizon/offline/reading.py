@@ -26,6 +26,37 @@ def articles_in(text: str) -> list[tuple[str, str]]:
     return list(found.items())
 
 
+_SOURCE = re.compile(r"\[(\d{1,4})\] .*?\bPMID ([A-Z]{0,3}\d{1,12})\b")
+
+
+def source_numbers(text: str) -> dict[str, int]:
+    """The number each article has among the answer's sources, by PMID: the numbered list
+    pagechat adds after a tool's text (`[1] Title. PMID 123 · Journal, 2021. https://...`),
+    to cite as `[1]`."""
+    numbers: dict[str, int] = {}
+    for line in text.splitlines():
+        match = _SOURCE.match(line)
+        if match is not None:
+            numbers.setdefault(match.group(2).upper(), int(match.group(1)))
+    return numbers
+
+
+def without_sources(text: str) -> str:
+    """The tool's own text: the numbered sources list after it (a heading line, then
+    `[1] ...` lines) left out."""
+    lines = text.splitlines()
+    for number, line in enumerate(lines[:-1]):
+        if line.endswith(":") and re.match(r"\[\d+\] ", lines[number + 1]):
+            return "\n".join(lines[:number]).rstrip()
+    return text
+
+
+def cite(numbers: dict[str, int], pmid: str) -> str:
+    """` [n]` for the article's source number, or nothing when it is not a source."""
+    number = numbers.get(pmid.upper())
+    return f" [{number}]" if number is not None else ""
+
+
 def _title_on(line: str, match: re.Match[str]) -> str:
     before, after = line[: match.start()], line[match.end() :]
     if _LEAD.sub("", before).strip(_EDGES + "("):

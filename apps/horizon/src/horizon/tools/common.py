@@ -7,13 +7,14 @@ Text follows `horizon.tool_specs`: an article in a list is one line
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pagechat.models import ToolSpec
-from pagechat.tools import ToolConfig, ToolContext, ToolExecutor, ToolResult
+from pagechat.tools import Source, ToolConfig, ToolContext, ToolExecutor, ToolResult
 
 from ..domain import Article
 
@@ -21,14 +22,17 @@ __all__ = [
     "NoScope",
     "article_data",
     "article_line",
+    "article_source",
     "article_text",
     "authors_text",
     "error",
     "from_spec",
     "one_line",
+    "pubmed_url",
     "scope",
     "scoped",
     "snippet",
+    "source_of",
 ]
 
 _AUTHORS_SHOWN = 10
@@ -95,6 +99,40 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
         return flat
     cut = flat[:limit].rsplit(" ", 1)[0].rstrip(" ,;:.")
     return cut + "…"
+
+
+_NUMERIC_PMID = re.compile(r"^\d{1,12}$")
+
+
+def pubmed_url(pmid: str) -> str | None:
+    """The article's PubMed page; none for a record PubMed does not have (a synthetic one)."""
+    return f"https://pubmed.ncbi.nlm.nih.gov/{pmid}/" if _NUMERIC_PMID.match(pmid) else None
+
+
+def article_source(
+    *, pmid: str, title: str, journal: str = "", year: int | None = None, abstract: str = ""
+) -> Source:
+    """An article as a source the model cites: its PMID, title, journal and year, and
+    its PubMed link."""
+    facts = ", ".join(p for p in (one_line(journal), str(year) if year else "") if p)
+    return Source(
+        id=pmid,
+        title=(one_line(title) or "(untitled)")[:500],
+        url=pubmed_url(pmid),
+        detail=f"PMID {pmid}" + (f" · {facts}" if facts else ""),
+        snippet=snippet(abstract) if abstract else "",
+    )
+
+
+def source_of(article: Article) -> Source:
+    """`article_source` of a stored article."""
+    return article_source(
+        pmid=article.pmid,
+        title=article.title,
+        journal=article.journal,
+        year=article.year,
+        abstract=article.abstract,
+    )
 
 
 def _byline(article: Article) -> str:

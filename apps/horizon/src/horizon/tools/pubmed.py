@@ -24,7 +24,16 @@ from ..pubmed import EutilsError
 from ..settings import HorizonSettings
 from ..sources import EutilsPubmed, PubmedSource, open_pubmed_source
 from ..tool_specs import GET_PUBMED_ARTICLE, SEARCH_PUBMED
-from .common import NoScope, article_data, article_line, article_text, error, from_spec, scope
+from .common import (
+    NoScope,
+    article_data,
+    article_line,
+    article_text,
+    error,
+    from_spec,
+    scope,
+    source_of,
+)
 
 __all__ = ["GET_PUBMED_ARTICLE_TOOL", "SEARCH_PUBMED_TOOL", "get_pubmed_article", "search_pubmed"]
 
@@ -96,7 +105,7 @@ async def search_pubmed(
             "source": where,
         },
     }
-    yield ToolResult(text, payload)
+    yield ToolResult(text, payload, sources=[source_of(a) for a in articles])
 
 
 async def get_pubmed_article(params: dict[str, Any], ctx: ToolContext) -> ToolResult:
@@ -117,7 +126,9 @@ async def get_pubmed_article(params: dict[str, Any], ctx: ToolContext) -> ToolRe
         return error(f"PMID {pmid} was not found in {label}.")
     article = found[0]
     return ToolResult(
-        article_text(article), {"type": PUBMED_ARTICLE, "data": article_data(article)}
+        article_text(article),
+        {"type": PUBMED_ARTICLE, "data": article_data(article)},
+        sources=[source_of(article)],
     )
 
 

@@ -34,11 +34,13 @@ from ..tool_specs import (
 from .common import (
     article_data,
     article_line,
+    article_source,
     article_text,
     error,
     from_spec,
     one_line,
     scoped,
+    source_of,
 )
 
 __all__ = [
@@ -128,7 +130,13 @@ async def get_report_articles(
     lines = [f"{head}{shown}, best ranked first:"]
     for number, entry in enumerate(entries, 1):
         lines += _entry_lines(number, entry)
-    return ToolResult("\n".join(lines))
+    sources = [
+        article_source(
+            pmid=e.pmid, title=e.title, journal=e.journal, year=e.year, abstract=e.abstract
+        )
+        for e in entries
+    ]
+    return ToolResult("\n".join(lines), sources=sources)
 
 
 def _where(entries: list[ReportEntry]) -> str:
@@ -154,7 +162,7 @@ async def search_articles_in_reports(
     for match in matches:
         entries = await article_reports(session=session, user_id=user_id, pmid=match.article.pmid)
         lines.append(f"- {article_line(match.article)} [{_where(entries)}]")
-    return ToolResult("\n".join(lines))
+    return ToolResult("\n".join(lines), sources=[source_of(m.article) for m in matches])
 
 
 def _entry_text(entry: ReportEntry) -> str:
@@ -190,7 +198,7 @@ async def get_article_details(
     else:
         text += "\nIn your reports: none"
     data = {**article_data(article), "reports": [e.model_dump(mode="json") for e in entries]}
-    return ToolResult(text, {"type": PUBMED_ARTICLE, "data": data})
+    return ToolResult(text, {"type": PUBMED_ARTICLE, "data": data}, sources=[source_of(article)])
 
 
 GET_REPORT_SUMMARY_TOOL = from_spec(GET_REPORT_SUMMARY, get_report_summary)

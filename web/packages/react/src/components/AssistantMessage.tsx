@@ -1,11 +1,14 @@
 import { ReasoningBlock } from "./ReasoningBlock";
-import { memo, type ReactNode } from "react";
+import { memo, useMemo, type ReactNode } from "react";
+import { sourcesByNumber } from "../citations";
 import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
 import { ChoiceContext, type ChoiceState } from "./ChoiceContext";
 import { ErrorBubble } from "./ErrorBubble";
 import { MessageContent } from "./MessageContent";
 import { PayloadErrorCard, payloadErrors } from "./PayloadErrorCard";
 import { PayloadViewButtons, type PayloadView } from "./PayloadViewButtons";
+import { SourceList } from "./SourceList";
+import { SourcesContext } from "./SourcesContext";
 import { SuggestedActions } from "./SuggestedActions";
 import { SuggestedValues } from "./SuggestedValues";
 import { MESSAGE_TONE } from "../status";
@@ -44,6 +47,10 @@ const STATUS_LABEL: Partial<Record<ChatMessage["status"], string>> = {
 export const AssistantMessage = memo(function AssistantMessage(props: AssistantMessageProps) {
   const { message, choices, interactive, payloadViews, streaming = false } = props;
   const label = STATUS_LABEL[message.status];
+  // From the message's id, so a reloaded answer's ids are the live one's.
+  const prefix = `pc-${message.id.replace(/[^\w-]/g, "_")}`;
+  const { sources } = message;
+  const answerSources = useMemo(() => ({ byNumber: sourcesByNumber(sources), prefix }), [sources, prefix]);
   return (
     <div className="pc-message-row" data-row="assistant">
     <div
@@ -58,9 +65,12 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
         )}
         {message.content !== "" && (
           <ChoiceContext.Provider value={choices}>
-            <MessageContent content={message.content} toolHistory={message.tool_history} streaming={streaming} />
+            <SourcesContext.Provider value={answerSources}>
+              <MessageContent content={message.content} toolHistory={message.tool_history} streaming={streaming} />
+            </SourcesContext.Provider>
           </ChoiceContext.Provider>
         )}
+        <SourceList sources={sources} prefix={prefix} />
         {streaming && (
           <span className="pc-dots" aria-hidden="true">
             <span />

@@ -4,7 +4,9 @@ import remarkGfm from "remark-gfm";
 import type { ElementContent } from "hast";
 import { completeOpenMarks } from "../blocks";
 import { CHOICES_LANGUAGE, parseChoices } from "../choices";
+import { remarkCitations } from "../citations";
 import { ChoicePrompt, ChoicePromptPending } from "./ChoicePrompt";
+import { Citation } from "./Citation";
 import { CodeBlock } from "./CodeBlock";
 
 const SAFE_HREF = /^(?:https?:\/\/|mailto:)/i;
@@ -73,10 +75,11 @@ function makePre(open: boolean) {
   };
 }
 
-const base: Components = { a: Link, img: Image, table: Table };
+const base: Components = { a: Link, img: Image, table: Table, cite: Citation };
 const finished: Components = { ...base, pre: makePre(false) };
 const streaming: Components = { ...base, pre: makePre(true) };
-const plugins = [remarkGfm];
+// Citations last: GFM's autolinks and footnotes are links by then, whose text stays text.
+const plugins = [remarkGfm, remarkCitations];
 
 export interface MarkdownBlockProps {
   source: string;

@@ -21,9 +21,14 @@ export interface MessageActionsProps {
 const TOOL_MARKER = /\[\[tool:\d+\]\]/g;
 
 /** An answer as markdown, as the user read it: without the markers only the tray understands,
- * each choice as its question and options. */
+ * each choice as its question and options, and its Sources list after it (its `[n]` name them). */
 export function markdownOf(message: ChatMessage): string {
-  return choicesAsText(message.content.replace(TOOL_MARKER, "")).trim();
+  const text = choicesAsText(message.content.replace(TOOL_MARKER, "")).trim();
+  const sources = message.sources.filter((s) => s.number !== null);
+  if (sources.length === 0) return text;
+  const web = (url: string | null) => (url !== null && /^https?:\/\//i.test(url) ? url : "");
+  const lines = sources.map((s) => [`[${String(s.number)}] ${s.title}`, s.detail, web(s.url)].filter(Boolean).join(". "));
+  return `${text}\n\nSources:\n${lines.join("\n")}`;
 }
 
 /** Whether an answer stopped before its end, so Continue can take it further. */

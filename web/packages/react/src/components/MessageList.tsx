@@ -1,6 +1,6 @@
 import { ReasoningBlock } from "./ReasoningBlock";
 import { useCallback, useMemo, useState, type ReactNode } from "react";
-import { emptyMessage, liveToolHistory } from "../state";
+import { emptyMessage, liveSources, liveToolHistory } from "../state";
 import type { PayloadHandler } from "../payloadRegistry";
 import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
 import type { UseChat } from "../useChat";
@@ -92,6 +92,7 @@ export function MessageList(props: MessageListProps) {
 
   const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
   const streamingTools = useMemo(() => liveToolHistory(liveTools.filter((t) => t.done)), [liveTools]);
+  const streamingSources = useMemo(() => liveSources(liveTools.filter((t) => t.done)), [liveTools]);
   const live = useMemo<ChatMessage | null>(
     () =>
       streamingText === ""
@@ -100,9 +101,10 @@ export function MessageList(props: MessageListProps) {
             ...emptyMessage(runId === null ? "streaming" : `run-${runId}`, "assistant", streamingText),
             status: "running",
             tool_history: streamingTools,
+            sources: streamingSources,
             run_id: runId,
           },
-    [streamingText, streamingTools, runId],
+    [streamingText, streamingTools, streamingSources, runId],
   );
   const { streamingReasoning } = chat;
   const reasoningLive = isLoading && streamingReasoning !== "" && streamingText === "" && activeToolProgress === null;

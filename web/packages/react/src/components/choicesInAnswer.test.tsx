@@ -24,6 +24,7 @@ describe("present_choices shown in the answer", () => {
               payload: null,
               approval: null,
               in_answer: true,
+              sources: [],
             },
           ]}
         />

@@ -18,6 +18,7 @@ const entry = (over: Partial<ToolHistoryEntry> = {}): ToolHistoryEntry => ({
   payload: null,
   approval: null,
   in_answer: false,
+  sources: [],
   ...over,
 });
 

@@ -76,6 +76,7 @@ describe("status badges", () => {
     payload: null,
     approval: status === null ? null : approval(status),
     in_answer: false,
+    sources: [],
   });
 
   it.each([

@@ -158,6 +158,7 @@ export interface ChatResponsePayload {
   warnings: string[];
   stop_reason: string | null;
   reasoning: Reasoning | null;
+  sources: Source[];
 }
 
 /** One button of a choices block: the label shown and the value sent. */
@@ -315,6 +316,7 @@ export interface MessagePublic {
   feedback: FeedbackPublic | null;
   model: string | null;
   reasoning: Reasoning | null;
+  sources: Source[];
 }
 
 /** The body of `POST /api/conversations/{id}/messages/{message_id}/decision`. */
@@ -345,6 +347,25 @@ export interface Reasoning {
 export interface ReasoningEvent {
   type: "reasoning";
   text: string;
+}
+
+/**
+ * Where part of an answer comes from: a tool result's sources (`ToolResult(sources=)`),
+ * which the model cites as `[n]` and the tray lists under the answer.
+ *
+ * A tool gives `id`, `title` and, when it has them, `url` (http(s) only), `detail` (a
+ * short line such as the journal and year) and `snippet` (the passage that matters).
+ * `number` is the source's citation number in its answer: set by the turn, in the order
+ * the answer's sources were first returned (the same `id` keeps its number), never by
+ * the tool.
+ */
+export interface Source {
+  id: string;
+  title: string;
+  url: string | null;
+  detail: string;
+  snippet: string;
+  number: number | null;
 }
 
 /** `data-pagechat-status` (transient: `onData` only): a status line while the model works. */
@@ -421,6 +442,7 @@ export interface ToolCompleteEvent {
   approval: ApprovalPublic | null;
   usage: Usage | null;
   changes: EntityChange[] | null;
+  sources: Source[] | null;
 }
 
 /** One tool call of a turn, as `[[tool:N]]` refers to it (N = position). */
@@ -435,6 +457,7 @@ export interface ToolHistoryEntry {
   payload: CustomPayload | null;
   approval: ApprovalPublic | null;
   in_answer: boolean;
+  sources: Source[];
 }
 
 /**
