@@ -24,7 +24,9 @@ from pagechat.chat.resume import UNKNOWN_OUTCOME_RESULT
 from tests.conftest import PASSWORD
 from tests.support.deployment import Deployment, deploy
 from tests.support.numbered import INPUT_TOKENS, THOUGHT, words
+from tests.support.redis_server import RedisServer
 from tests.support.takeover_app import LOOKUP_CARD
+from tests.support.tcp_proxy import TcpProxy
 from tests.support.workers import Event, Worker, events
 
 EMAIL = "ada@example.com"
@@ -236,9 +238,35 @@ async def test_killing_the_owner_during_a_write_tool_tells_the_model_and_runs_it
     assert stored["content"] == _text(got) == words(5) + "[[tool:0]]UNKNOWN-SEEN " + words(20, 5)
 
 
-async def test_an_owner_paused_past_its_lease_stores_nothing_once_it_wakes(
-    deployment: Deployment,
+@pytest.fixture
+async def a_behind_a_proxy(
+    postgres_url: str, redis_server: RedisServer, tmp_path: Path
+) -> AsyncIterator[tuple[Deployment, TcpProxy]]:
+    """Two workers, a's Redis reached through a proxy the test can hold."""
+    async with (
+        TcpProxy(redis_server.port) as proxy,
+        deploy(
+            database_url=postgres_url,
+            redis=redis_server,
+            state_dir=tmp_path / "state",
+            email=EMAIL,
+            password=PASSWORD,
+            env_of={"a": {"REDIS_URL": proxy.url()}},
+            PAGECHAT_APP=APP,
+            TAKEOVER_TOOL_LOG=str(tmp_path / "tools.log"),
+        ) as deployment,
+    ):
+        yield deployment, proxy
+
+
+async def test_an_owner_paused_past_its_lease_writes_nothing_over_the_new_owners_answer(
+    a_behind_a_proxy: tuple[Deployment, TcpProxy],
 ) -> None:
+    """The database's own fence (`messages.run_epoch`): a stalled owner that wakes after a
+    takeover, and ends its answer before Redis tells it another worker has it, stores
+    nothing. (Regression: with Redis answering at once, the old owner learnt it was moved
+    before it could write, so this test passed with the fence off.)"""
+    deployment, proxy = a_behind_a_proxy
     a, b = deployment.workers[0], deployment.workers[1]
     async with (
         deployment.client(a) as on_a,
@@ -247,25 +275,38 @@ async def test_an_owner_paused_past_its_lease_stores_nothing_once_it_wakes(
     ):
         run_id = live.headers["X-Run-Id"]
         conversation_id = live.headers["X-Conversation-Id"]
-        await _until(events(live), lambda got: any(e.type == "text_delta" for e in got))
+        from_a = events(live)
+        on_a_so_far = await _until(from_a, lambda got: any(e.type == "text_delta" for e in got))
         async with on_b.stream(
             "GET", f"/api/chat/runs/{run_id}/events", headers={"Last-Event-ID": "0"}
         ) as followed:
             from_b = events(followed)
             seen = await _until(from_b, lambda got: _text(got).count(" ") >= 8)
             # A stalls (a long GC pause, a frozen VM) past its lease: B takes the run over
-            # and finishes it while A still holds its own answer so far.
+            # and finishes it, while A's model goes on writing A's answer into its socket.
             a.pause()
-            try:
-                async with asyncio.timeout(20):
-                    got = seen + [e async for e in from_b]
-            finally:
-                a.resume()
-    # A wakes up with the rest of its model's reply waiting in its socket, its checkpoint
-    # due and its events unsent: whatever it tries to store now must change nothing.
+            async with asyncio.timeout(20):
+                got = seen + [e async for e in from_b]
+        stored_by_b = await _stored(deployment, b, conversation_id)
+        # A wakes with the rest of its model's reply waiting, and Redis (which would tell
+        # it that it was moved) slow to answer: it streams its whole answer to its own
+        # readers and stores it, its checkpoints due too. The database must refuse it all.
+        proxy.hold()
+        a.resume()
+        try:
+            async with asyncio.timeout(20):
+                on_a_so_far += await _until(
+                    from_a, lambda got: _text(on_a_so_far + got) == words(40)
+                )
+            for _ in range(30):  # its end goes through the group commit (25 ms) and more
+                await asyncio.sleep(0.1)
+                assert await _stored(deployment, b, conversation_id) == stored_by_b
+        finally:
+            proxy.release()
+    assert _text(on_a_so_far) == words(40), "A got as far as storing its own answer"
     async with deployment.client(a) as on_a:
         assert (await on_a.get("/api/health")).status_code == 200
-    await asyncio.sleep(2)  # its next beats and checkpoints
+    await asyncio.sleep(1)  # its next beats, now that Redis answers
 
     _one_stream(got)
     assert got[-1].type == "complete"
@@ -274,6 +315,7 @@ async def test_an_owner_paused_past_its_lease_stores_nothing_once_it_wakes(
     assert final["message"] == _text(got) == words(40)
     stored = await _stored(deployment, b, conversation_id)
     # B's answer, as B completed it (A's own would count all 40 words as its tokens).
+    assert stored == stored_by_b
     assert (stored["status"], stored["content"]) == ("complete", final["message"])
     assert stored["usage"] == final["usage"]
     assert final["usage"]["output_tokens"] < 40
