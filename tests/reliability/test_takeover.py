@@ -23,7 +23,7 @@ from redis.asyncio import Redis
 from pagechat.chat.resume import UNKNOWN_OUTCOME_RESULT
 from tests.conftest import PASSWORD
 from tests.support.deployment import Deployment, deploy
-from tests.support.numbered import INPUT_TOKENS, THOUGHT, words
+from tests.support.numbered import CHIPS, INPUT_TOKENS, NOTE, THOUGHT, words
 from tests.support.redis_server import RedisServer
 from tests.support.takeover_app import LOOKUP_CARD
 from tests.support.tcp_proxy import TcpProxy
@@ -86,16 +86,22 @@ async def _stored(deployment: Deployment, worker: Worker, conversation_id: str) 
 
 
 async def _kill_owner_and_follow(
-    deployment: Deployment, message: str, killed_when: Any, *, begun: str = "text_delta"
+    deployment: Deployment,
+    message: str,
+    killed_when: Any,
+    *,
+    begun: str = "text_delta",
+    context: dict[str, Any] | None = None,
 ) -> tuple[list[Event], str]:
     """Start an answer on worker a, follow it from worker b from the start once a streams
     an event of kind `begun`, SIGKILL a once `killed_when(events so far)`; every event b
     saw, and the conversation's id."""
     a, b = deployment.workers[0], deployment.workers[1]
+    body = {"message": message, "context": context or {}}
     async with (
         deployment.client(a) as on_a,
         deployment.client(b) as on_b,
-        on_a.stream("POST", "/api/chat/stream", json={"message": message}) as live,
+        on_a.stream("POST", "/api/chat/stream", json=body) as live,
     ):
         run_id = live.headers["X-Run-Id"]
         conversation_id = live.headers["X-Conversation-Id"]
@@ -167,6 +173,78 @@ async def test_killing_the_owner_after_a_tool_completed_runs_the_tool_once(
     assert stored["usage"] == final["usage"]
     counts = {k: stored["usage"][k] for k in ("input_tokens", "output_tokens")}
     assert counts == {"input_tokens": 2 * INPUT_TOKENS, "output_tokens": 6 + went_on}
+
+
+NOTES = {"current_page": "notes"}
+
+
+def _shown(got: list[Event], field: str) -> list[Any]:
+    """What the `reply_parts` events showed of `field` (payloads, suggested values...)."""
+    return [item for e in got if e.type == "reply_parts" for item in e.data[field]]  # type: ignore[attr-defined]
+
+
+async def test_killing_the_owner_after_the_model_wrote_a_card_and_chips_keeps_them(
+    deployment: Deployment,
+) -> None:
+    # Regression: the reply parser took them out of the text and only `complete` told
+    # them, so the worker that took over (and its stored answer) had never heard of them.
+    got, conversation_id = await _kill_owner_and_follow(
+        deployment,
+        "card words 40",
+        lambda got: _shown(got, "payloads") and _text(got).count(" ") >= 8,
+        context=NOTES,
+    )
+
+    _one_stream(got)
+    assert got[-1].type == "complete"
+    assert any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)
+    # Shown once, as they came, before the kill.
+    assert _shown(got, "payloads") == [NOTE] and _shown(got, "suggested_values") == CHIPS
+    final: dict[str, Any] = got[-1].data["payload"]  # type: ignore[assignment]
+    assert final["message"] == _text(got) == words(40)
+    assert (final["payloads"], final["custom_payload"], final["suggested_values"]) == (
+        [NOTE],
+        NOTE,
+        CHIPS,
+    )
+    stored = await _stored(deployment, deployment.workers[1], conversation_id)
+    assert stored["content"] == final["message"]
+    assert (stored["payloads"], stored["custom_payload"], stored["suggested_values"]) == (
+        [NOTE],
+        NOTE,
+        CHIPS,
+    )
+
+
+async def test_stopping_after_the_model_wrote_a_card_keeps_the_card_stored(
+    deployment: Deployment,
+) -> None:
+    # Regression: a stopped answer was stored without the card and chips it had shown.
+    a, b = deployment.workers[0], deployment.workers[1]
+    async with (
+        deployment.client(a) as on_a,
+        deployment.client(b) as on_b,
+        on_a.stream(
+            "POST", "/api/chat/stream", json={"message": "card words 40", "context": NOTES}
+        ) as live,
+    ):
+        run_id = live.headers["X-Run-Id"]
+        conversation_id = live.headers["X-Conversation-Id"]
+        from_a = events(live)
+        got = await _until(
+            from_a, lambda got: _shown(got, "payloads") and _text(got).count(" ") >= 3
+        )
+        # Stop on the other worker, as a second tab would.
+        assert (await on_b.post(f"/api/chat/runs/{run_id}/cancel")).status_code == 202
+        async with asyncio.timeout(20):
+            got += [e async for e in from_a]
+
+    assert got[-1].type == "cancelled"
+    assert _shown(got, "payloads") == [NOTE] and _shown(got, "suggested_values") == CHIPS
+    stored = await _stored(deployment, b, conversation_id)
+    assert stored["status"] == "cancelled"
+    assert stored["content"] == _text(got)
+    assert (stored["payloads"], stored["suggested_values"]) == ([NOTE], CHIPS)
 
 
 THINKING = pytest.mark.parametrize(

@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..agent import AgentApprovalRequested, LoopResume, LoopState
-from ..events import ApprovalResolved, RunEvent, TextDelta, ToolComplete, ToolStart
+from ..events import (
+    ApprovalResolved,
+    ReplyParts,
+    RunEvent,
+    TextDelta,
+    ToolComplete,
+    ToolStart,
+)
 from ..identity import Principal
 from ..models.base import TokenUsage
 from ..pages import ParsedReply
@@ -46,6 +53,8 @@ __all__ = [
     "ToolCard",
     "cards_in",
     "frontend_result",
+    "parsed_from",
+    "parsed_json",
     "replay_events",
     "tool_marker",
 ]
@@ -115,7 +124,7 @@ class SavedTurn:
             "cards": [{"index": c.index, "at": c.at} for c in self.cards],
         }
         if self.parsed is not None:
-            state["parsed"] = _parsed_json(self.parsed)
+            state["parsed"] = parsed_json(self.parsed)
         if self.reasoning is not None:
             state["reasoning"] = self.reasoning.model_dump(mode="json")
         return state
@@ -142,12 +151,13 @@ class SavedTurn:
             tool_history=history,
             cards=cards,
             usage=TokenUsage.from_list(usage),
-            parsed=_parsed_from(parsed) if isinstance(parsed, dict) else None,
+            parsed=parsed_from(parsed) if isinstance(parsed, dict) else None,
             reasoning=Reasoning.model_validate(data["reasoning"]) if "reasoning" in data else None,
         )
 
 
-def _parsed_json(parsed: ParsedReply) -> dict[str, Any]:
+def parsed_json(parsed: ParsedReply) -> dict[str, Any]:
+    """What the reply parser took out, as plain JSON (a saved turn's, a resume recipe's)."""
     return {
         "payloads": [p.model_dump(mode="json") for p in parsed.payloads],
         "values": [v.model_dump(mode="json") for v in parsed.suggested_values or []],
@@ -156,7 +166,8 @@ def _parsed_json(parsed: ParsedReply) -> dict[str, Any]:
     }
 
 
-def _parsed_from(data: dict[str, Any]) -> ParsedReply:
+def parsed_from(data: dict[str, Any]) -> ParsedReply:
+    """What `parsed_json` wrote."""
     return ParsedReply(
         message="",
         payloads=[CustomPayload.model_validate(p) for p in data["payloads"]],
@@ -276,6 +287,19 @@ def replay_events(paused: PausedTurn) -> list[RunEvent]:
         start = card.at + len(marker)
     if start < len(content):
         events.append(TextDelta(text=content[start:]))
+    parsed = saved.parsed
+    if parsed is not None and (
+        parsed.payloads or parsed.suggested_values or parsed.suggested_actions or parsed.warnings
+    ):
+        # What the model wrote besides its text before the pause, as it was shown then.
+        events.append(
+            ReplyParts(
+                payloads=list(parsed.payloads),
+                suggested_values=list(parsed.suggested_values or []),
+                suggested_actions=list(parsed.suggested_actions or []),
+                warnings=list(parsed.warnings),
+            )
+        )
     approval = paused.claimed.approval
     events.append(
         ApprovalResolved(approval_id=approval.id, status=approval.status, note=approval.note)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pagechat.agent import LoopState
 from pagechat.chat.paused import PausedTurn, SavedTurn, ToolCard, replay_events
-from pagechat.events import ApprovalResolved, TextDelta, ToolComplete, ToolStart
+from pagechat.events import ApprovalResolved, ReplyParts, TextDelta, ToolComplete, ToolStart
 from pagechat.models.base import AssistantTurn, TokenUsage, ToolCallPart, UserTurn
 from pagechat.pages import ParsedReply
 from pagechat.protocol import (
@@ -157,6 +157,13 @@ def test_the_replay_places_each_card_where_its_number_says() -> None:
         ),
         TextDelta(text="[[tool:0]]"),
         TextDelta(text="A or B?"),
+        # What the model wrote besides its text before the pause: a takeover of the resumed
+        # run, and a client following it from the start, keep it.
+        ReplyParts(
+            payloads=[CustomPayload(type="note", data={"keep": "a copy"})],
+            suggested_values=[SuggestedValue(label="Undo", value="Undo")],
+            warnings=["one"],
+        ),
         ApprovalResolved(approval_id="a1", status="approved", note=None),
     ]
 
