@@ -13,7 +13,16 @@ from ag_ui.core import Event
 from pydantic import TypeAdapter
 
 from pagechat.agui import AguiStream
-from pagechat.events import ReasoningDelta, RunEvent, Status, TextDelta, decode_event
+from pagechat.events import (
+    Complete,
+    ReasoningDelta,
+    ReplyParts,
+    RunEvent,
+    Status,
+    TextDelta,
+    decode_event,
+)
+from pagechat.protocol import ChatResponsePayload, CustomPayload, SuggestedValue
 from pagechat.runs.log import encode_event
 from tests.support.events import one_of_each_kind
 
@@ -96,3 +105,26 @@ def test_reasoning_is_one_reasoning_message_ended_before_the_text() -> None:
     assert frames[1]["role"] == "reasoning"
     assert "".join(f["delta"] for f in frames[2:4]) == "Two and two make four."
     assert frames[6]["messageId"] != frames[0]["messageId"]
+
+
+def test_the_models_card_and_chips_are_told_as_they_come_and_once() -> None:
+    # Regression: told only at the end, a stopped or taken-over answer's client never had
+    # them; told as they come, the end tells only the rest (here the tool's card).
+    note = CustomPayload(type="note", data={"title": "x"})
+    card = CustomPayload(type="facts", data={"n": 1})
+    values = [SuggestedValue(label="more", value="more")]
+    payload = ChatResponsePayload(message="Here.", payloads=[card, note], suggested_values=values)
+    events: list[RunEvent] = [
+        TextDelta(text="Here."),
+        ReplyParts(payloads=[note], suggested_values=values),
+        Complete(payload=payload),
+    ]
+    frames = _frames(_told(events, decoded=True, state_keys={"note": "notes"}))
+    custom = [(f["name"], f["value"]) for f in frames if f["type"] == "CUSTOM"]
+    assert custom == [
+        ("pagechat.payload", note.model_dump(mode="json")),
+        ("pagechat.suggested_values", [{"label": "more", "value": "more"}]),
+        ("pagechat.payload", card.model_dump(mode="json")),
+    ]
+    (delta,) = [f for f in frames if f["type"] == "STATE_DELTA"]
+    assert delta["delta"] == [{"op": "add", "path": "/notes", "value": {"title": "x"}}]

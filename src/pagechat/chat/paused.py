@@ -34,6 +34,7 @@ from ..models.base import TokenUsage
 from ..pages import ParsedReply
 from ..protocol import (
     CustomPayload,
+    EntityChange,
     Reasoning,
     SuggestedAction,
     SuggestedValue,
@@ -73,6 +74,8 @@ class ToolCard:
     """The call's position in the turn's `tool_history` (the N of `[[tool:N]]`)."""
     at: int
     """Where its marker starts in the answer's text, in characters."""
+    changes: tuple[EntityChange, ...] = ()
+    """What the call changed in the app (its `tool_complete`'s), told again by a replay."""
 
 
 def cards_in(content: str, tool_history: Sequence[ToolHistoryEntry]) -> tuple[ToolCard, ...]:
@@ -121,7 +124,7 @@ class SavedTurn:
             "content": self.content,
             "tool_history": [e.model_dump(mode="json") for e in self.tool_history],
             "usage": self.usage.as_list(),
-            "cards": [{"index": c.index, "at": c.at} for c in self.cards],
+            "cards": [_card_json(c) for c in self.cards],
         }
         if self.parsed is not None:
             state["parsed"] = parsed_json(self.parsed)
@@ -137,7 +140,7 @@ class SavedTurn:
         history = tuple(ToolHistoryEntry.model_validate(e) for e in data["tool_history"])
         stored_cards = data.get("cards")
         cards = (
-            tuple(ToolCard(index=int(c["index"]), at=int(c["at"])) for c in stored_cards)
+            tuple(_card_from(c) for c in stored_cards)
             if isinstance(stored_cards, list)
             else cards_in(content, history)
         )
@@ -154,6 +157,18 @@ class SavedTurn:
             parsed=parsed_from(parsed) if isinstance(parsed, dict) else None,
             reasoning=Reasoning.model_validate(data["reasoning"]) if "reasoning" in data else None,
         )
+
+
+def _card_json(card: ToolCard) -> dict[str, Any]:
+    data: dict[str, Any] = {"index": card.index, "at": card.at}
+    if card.changes:
+        data["changes"] = [c.model_dump(mode="json") for c in card.changes]
+    return data
+
+
+def _card_from(data: dict[str, Any]) -> ToolCard:
+    changes = tuple(EntityChange.model_validate(c) for c in data.get("changes") or [])
+    return ToolCard(index=int(data["index"]), at=int(data["at"]), changes=changes)
 
 
 def parsed_json(parsed: ParsedReply) -> dict[str, Any]:
@@ -281,6 +296,7 @@ def replay_events(paused: PausedTurn) -> list[RunEvent]:
                 payload=entry.payload,
                 approval=entry.approval,
                 usage=usage if number == len(saved.cards) else None,
+                changes=list(card.changes) or None,
             )
         )
         events.append(TextDelta(text=marker))

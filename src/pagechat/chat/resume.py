@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -32,14 +32,14 @@ from ..events import ReplyParts, Status, ToolComplete, ToolStart, decode_event
 from ..identity import Principal
 from ..models.base import ModelMessage, TokenUsage
 from ..pages import ParsedReply, TurnSetup, prepare_turn
-from ..protocol import CustomPayload, MessagePublic, Reasoning, ToolHistoryEntry
+from ..protocol import CustomPayload, EntityChange, MessagePublic, Reasoning, ToolHistoryEntry
 from ..runs import Claim, Run, interrupted_event
 from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
 from ..store.tables import utcnow
 from ..tools.execute import execute_tool
 from ..tools.types import ToolConfig, ToolResult
 from .config import ChatConfig
-from .paused import parsed_from, parsed_json
+from .paused import ToolCard, cards_in, parsed_from, parsed_json
 from .text import storable, storable_text
 from .turn import TurnRunner, TurnState, joined_parts, tool_context, usage_of
 
@@ -138,6 +138,8 @@ class Rebuilt:
     are 0: the taken-over answer counts only the reasoning timed after it."""
     parsed: ParsedReply | None = None
     """The cards, chips and actions the model wrote, as followers saw them (`reply_parts`)."""
+    changes: dict[int, tuple[EntityChange, ...]] = field(default_factory=dict)
+    """What each completed call changed in the app, by its index (its `tool_complete`'s)."""
 
 
 def rebuild(
@@ -155,6 +157,7 @@ def rebuild(
     started: list[ToolStart] = []
     usage = TokenUsage()
     thoughts: list[str] = []
+    changes: dict[int, tuple[EntityChange, ...]] = {}
     for _seq, kind, data in entries:
         if kind == "text_delta":
             text.append(orjson.loads(data)["text"])
@@ -186,6 +189,8 @@ def rebuild(
             # Tools run one at a time, in order: the first open start of that tool.
             at = next((i for i, s in enumerate(started) if s.tool == done.tool), None)
             start = started.pop(at) if at is not None else None
+            if done.changes:
+                changes[len(history)] = tuple(done.changes)
             history.append(
                 ToolHistoryEntry(
                     tool_name=done.tool,
@@ -210,6 +215,7 @@ def rebuild(
         usage=usage,
         reasoning=reasoning,
         parsed=parsed,
+        changes=changes,
     )
 
 
@@ -250,6 +256,11 @@ class AnswerTakeover:
         for index in range(len(spec.get("tools") or []), len(turn.tool_history)):
             if f"[[tool:{index}]]" not in "".join(turn.text):
                 _show(run, turn, f"[[tool:{index}]]")
+        # Where each card stands, and what its call changed: a pause later replays them.
+        turn.cards.extend(
+            replace(card, changes=rebuilt.changes.get(card.index, ()))
+            for card in cards_in("".join(turn.text), turn.tool_history)
+        )
         for start in rebuilt.running:
             await self._settle_call(run, turn, start, user=user, context=context)
         # What the followers saw is what is stored, before the model is asked again.
@@ -336,7 +347,11 @@ class AnswerTakeover:
                 output=output,
                 payload=entry.payload,
                 usage=usage,
+                changes=list(result.changes) or None,
             )
+        )
+        turn.cards.append(
+            ToolCard(index=index, at=sum(map(len, turn.text)), changes=tuple(result.changes))
         )
         _show(run, turn, f"[[tool:{index}]]")
 

@@ -448,7 +448,9 @@ class TurnRunner:
             )
         )
         # `_emit` showed all the text before it: the marker goes right after that.
-        turn.cards.append(ToolCard(index=index, at=sum(map(len, turn.text))))
+        turn.cards.append(
+            ToolCard(index=index, at=sum(map(len, turn.text)), changes=tuple(event.changes))
+        )
         self._show(tool_marker(index))
 
     # --- how the turn ends -----------------------------------------------------

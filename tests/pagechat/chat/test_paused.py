@@ -13,6 +13,7 @@ from pagechat.pages import ParsedReply
 from pagechat.protocol import (
     ApprovalPublic,
     CustomPayload,
+    EntityChange,
     Reasoning,
     SuggestedValue,
     ToolHistoryEntry,
@@ -188,3 +189,15 @@ def test_a_claimed_decision_resumes_the_call_the_loop_waits_for() -> None:
     assert paused.resume.state.waiting == _CALL
     assert paused.resume.approved
     assert paused.resume.result is None  # an approval: the call runs on the server
+
+
+def test_the_replay_tells_again_what_each_call_changed() -> None:
+    # Regression (issue 35's leftover): a replayed pause's tool_complete lost its `changes`,
+    # so a page following the resumed run from its start never refetched what changed.
+    changed = (EntityChange(entity="report", id="7", change="deleted"),)
+    saved = SavedTurn.from_json(_saved(cards=(ToolCard(index=0, at=8, changes=changed),)).to_json())
+
+    (complete,) = [e for e in replay_events(_paused(saved)) if isinstance(e, ToolComplete)]
+
+    assert saved.cards == (ToolCard(index=0, at=8, changes=changed),)
+    assert complete.changes == list(changed)
