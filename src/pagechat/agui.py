@@ -65,6 +65,7 @@ from .events import (
     Complete,
     Error,
     ReasoningDelta,
+    ReplyParts,
     RunEvent,
     Status,
     TextDelta,
@@ -134,6 +135,10 @@ class AguiStream(StreamAdapter):
         """A resumed run first replays the answer so far, which the client has already."""
         self._state_keys = dict(state_keys or {})
         self._opened = False
+        self._told: list[dict[str, Any]] = []
+        """The model's cards told as they came (`reply_parts`): the end tells the rest."""
+        self._values: list[dict[str, Any]] = []
+        self._actions: list[dict[str, Any]] = []
 
     def opening(self) -> bytes:
         """RUN_STARTED and the state snapshot."""
@@ -160,6 +165,8 @@ class AguiStream(StreamAdapter):
         if self._replaying or self._is_resumed_call(event):
             if isinstance(event, ToolStart):  # numbered still: tool_complete names calls by index
                 self._tool_ids.append(event.tool_use_id or _id())
+            elif isinstance(event, ReplyParts):  # the client has them from the paused run
+                self._reply_parts(event)
             elif isinstance(event, ApprovalResolved):
                 self._replaying = False
             return []
@@ -213,6 +220,8 @@ class AguiStream(StreamAdapter):
                 return []
             case ReasoningDelta():
                 return self._reasoning(event.text)
+            case ReplyParts():
+                return self._reply_parts(event)
             case _:
                 assert_never(event)
 
@@ -323,8 +332,8 @@ class AguiStream(StreamAdapter):
             ToolCallEndEvent(tool_call_id=call_id),
         ]
 
-    def _complete(self, payload: ChatResponsePayload) -> list[BaseEvent]:
-        payloads = [p.model_dump(mode="json") for p in payload.payloads]
+    def _payloads(self, payloads: list[dict[str, Any]]) -> list[BaseEvent]:
+        """Each card as a CUSTOM event; those of a state key also as a STATE_DELTA."""
         events: list[BaseEvent] = [CustomEvent(name="pagechat.payload", value=p) for p in payloads]
         delta = [
             {"op": "add", "path": _pointer(self._state_keys[p["type"]]), "value": p.get("data")}
@@ -333,12 +342,37 @@ class AguiStream(StreamAdapter):
         ]
         if delta:
             events.append(StateDeltaEvent(delta=delta))
-        for key, items in (
-            ("suggested_values", payload.suggested_values),
-            ("suggested_actions", payload.suggested_actions),
+        return events
+
+    def _reply_parts(self, event: ReplyParts) -> list[BaseEvent]:
+        """The model's cards as they come, and its chips and actions so far (each CUSTOM
+        event holds them all, as the end's does)."""
+        payloads = [p.model_dump(mode="json") for p in event.payloads]
+        self._told += payloads
+        events = self._payloads(payloads)
+        if event.suggested_values:
+            self._values += [v.model_dump(mode="json") for v in event.suggested_values]
+            events.append(CustomEvent(name="pagechat.suggested_values", value=list(self._values)))
+        if event.suggested_actions:
+            self._actions += [a.model_dump(mode="json") for a in event.suggested_actions]
+            events.append(CustomEvent(name="pagechat.suggested_actions", value=list(self._actions)))
+        return events
+
+    def _complete(self, payload: ChatResponsePayload) -> list[BaseEvent]:
+        told = list(self._told)
+        unsent: list[dict[str, Any]] = []
+        for p in (p.model_dump(mode="json") for p in payload.payloads):
+            if p in told:
+                told.remove(p)
+            else:
+                unsent.append(p)
+        events = self._payloads(unsent)
+        for key, items, sent in (
+            ("suggested_values", payload.suggested_values, self._values),
+            ("suggested_actions", payload.suggested_actions, self._actions),
         ):
-            if items:
-                value = [item.model_dump(mode="json") for item in items]
+            value = [item.model_dump(mode="json") for item in items or []]
+            if value and value != sent:
                 events.append(CustomEvent(name=f"pagechat.{key}", value=value))
         choices = [
             {

@@ -36,6 +36,7 @@ from .events import (
     Complete,
     Error,
     ReasoningDelta,
+    ReplyParts,
     RunEvent,
     Status,
     TextDelta,
@@ -74,6 +75,35 @@ def _id() -> str:
     return uuid.uuid4().hex
 
 
+class _Shown:
+    """The model's cards, chips and actions a client was told before the answer's end
+    (`reply_parts`), so the end tells only the rest."""
+
+    def __init__(self) -> None:
+        self.payloads: list[dict[str, Any]] = []
+        self.values: list[dict[str, Any]] = []
+        self.actions: list[dict[str, Any]] = []
+        self.count = 0
+        """Payload parts told so far (their ids are `payload-<n>`)."""
+
+    def add(self, event: ReplyParts) -> None:
+        """`event` was told (or the client has it already)."""
+        self.payloads += [p.model_dump(mode="json") for p in event.payloads]
+        self.values += [v.model_dump(mode="json") for v in event.suggested_values]
+        self.actions += [a.model_dump(mode="json") for a in event.suggested_actions]
+
+    def unsent(self, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The answer's payloads but those told as they came (each once)."""
+        told = list(self.payloads)
+        rest: list[dict[str, Any]] = []
+        for payload in payloads:
+            if payload in told:
+                told.remove(payload)
+            else:
+                rest.append(payload)
+        return rest
+
+
 def _frames(chunks: list[Chunk]) -> bytes:
     return b"".join(sse_frame(orjson.dumps(c)) for c in chunks)
 
@@ -110,6 +140,8 @@ class AiSdkStream(StreamAdapter):
         """The numbers of the sources the client has (`source-*` parts), each told once."""
         self._opened = False
         self._ended = False
+        self._shown = _Shown()
+        """The model's cards, chips and actions told as they came (`reply_parts`)."""
 
     def opening(self) -> bytes:
         """`start` (the answer's id, and the ids as message metadata) and `start-step`."""
@@ -174,6 +206,8 @@ class AiSdkStream(StreamAdapter):
                 return []
             case ReasoningDelta():
                 return self._reasoning(event.text)
+            case ReplyParts():
+                return self._reply_parts(event)
             case _:
                 assert_never(event)
 
@@ -207,6 +241,9 @@ class AiSdkStream(StreamAdapter):
             self._tool_names[event.tool] = call_id
         elif isinstance(event, ToolComplete):
             self._sources_told.update(s.number for s in event.sources or () if s.number)
+        elif isinstance(event, ReplyParts):
+            self._shown.add(event)  # the client has them from the paused run
+            self._shown.count += len(event.payloads)
         elif isinstance(event, ApprovalResolved):
             self._replaying = False
             self._next_is_resumed = True
@@ -351,11 +388,29 @@ class AiSdkStream(StreamAdapter):
             {"type": "finish", "finishReason": "tool-calls", "messageMetadata": metadata},
         ]
 
+    def _payload_part(self, data: dict[str, Any]) -> Chunk:
+        number = self._shown.count
+        self._shown.count += 1
+        return {"type": _PAYLOAD, "id": f"payload-{number}", "data": data}
+
+    def _reply_parts(self, event: ReplyParts) -> list[Chunk]:
+        """The model's cards as they come; its chips and actions so far (the same part,
+        which `finish`'s replaces)."""
+        chunks = [self._payload_part(p.model_dump(mode="json")) for p in event.payloads]
+        self._shown.add(event)
+        if event.suggested_values:
+            values = self._shown.values
+            chunks.append({"type": _VALUES, "id": "suggested-values", "data": {"values": values}})
+        if event.suggested_actions:
+            actions = self._shown.actions
+            chunks.append(
+                {"type": _ACTIONS, "id": "suggested-actions", "data": {"actions": actions}}
+            )
+        return chunks
+
     def _complete(self, payload: ChatResponsePayload) -> list[Chunk]:
-        chunks: list[Chunk] = [
-            {"type": _PAYLOAD, "id": f"payload-{i}", "data": p.model_dump(mode="json")}
-            for i, p in enumerate(payload.payloads)
-        ]
+        unsent = self._shown.unsent([p.model_dump(mode="json") for p in payload.payloads])
+        chunks: list[Chunk] = [self._payload_part(p) for p in unsent]
         if payload.suggested_values:
             values = [v.model_dump(mode="json") for v in payload.suggested_values]
             chunks.append({"type": _VALUES, "id": "suggested-values", "data": {"values": values}})

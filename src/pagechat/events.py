@@ -21,7 +21,7 @@ each renderer: the adapters match the union exhaustively, so mypy names any they
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal
 
@@ -40,9 +40,12 @@ from .protocol import (
     EntityChange,
     ErrorEvent,
     ReasoningEvent,
+    ReplyPartsEvent,
     Source,
     StatusEvent,
     StreamEvent,
+    SuggestedAction,
+    SuggestedValue,
     TextDeltaEvent,
     ToolCompleteEvent,
     ToolProgressEvent,
@@ -59,6 +62,7 @@ __all__ = [
     "Complete",
     "Error",
     "ReasoningDelta",
+    "ReplyParts",
     "RunEvent",
     "RunEventKind",
     "Status",
@@ -99,6 +103,19 @@ class ReasoningDelta:
 
     kind: Literal["reasoning"] = "reasoning"
     text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplyParts:
+    """What the reply parser took out of the model's text since the last of these: a card,
+    suggested values or actions (and warnings about dropped ones). Shown as they come;
+    the log keeps them, so a takeover, a Stop or a replayed pause keeps them too."""
+
+    kind: Literal["reply_parts"] = "reply_parts"
+    payloads: list[CustomPayload] = field(default_factory=list)
+    suggested_values: list[SuggestedValue] = field(default_factory=list)
+    suggested_actions: list[SuggestedAction] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -200,6 +217,7 @@ RunEvent = (
     Status
     | TextDelta
     | ReasoningDelta
+    | ReplyParts
     | ToolStart
     | ToolUpdate
     | ToolComplete
@@ -215,6 +233,7 @@ RunEventKind = Literal[
     "status",
     "text_delta",
     "reasoning",
+    "reply_parts",
     "tool_start",
     "tool_progress",
     "tool_complete",
@@ -233,6 +252,7 @@ _WIRE: dict[str, type[BaseModel]] = {
     "status": StatusEvent,
     "text_delta": TextDeltaEvent,
     "reasoning": ReasoningEvent,
+    "reply_parts": ReplyPartsEvent,
     "tool_start": ToolStartEvent,
     "tool_progress": ToolProgressEvent,
     "tool_complete": ToolCompleteEvent,
@@ -249,6 +269,7 @@ _CLASSES: dict[str, type[RunEvent]] = {
         Status,
         TextDelta,
         ReasoningDelta,
+        ReplyParts,
         ToolStart,
         ToolUpdate,
         ToolComplete,

@@ -70,6 +70,7 @@ __all__ = [
     "PayloadErrorData",
     "Reasoning",
     "ReasoningEvent",
+    "ReplyPartsEvent",
     "Source",
     "StatusData",
     "StatusEvent",
@@ -369,6 +370,20 @@ class ReasoningEvent(_Model):
     text: str
 
 
+class ReplyPartsEvent(_Model):
+    """Stream event: what the model wrote in its answer that is not text, taken out of the
+    text as it streamed: a card (`payloads`, as `ChatResponsePayload.payloads` holds the
+    model-written ones), suggested values, suggested actions, and warnings about ones it
+    dropped. Each event holds what is new since the last; `complete` holds them all. The
+    run's log keeps them, so an answer taken over or stopped keeps what the user saw."""
+
+    type: Literal["reply_parts"] = "reply_parts"
+    payloads: list[CustomPayload] = Field(default_factory=list)
+    suggested_values: list[SuggestedValue] = Field(default_factory=list)
+    suggested_actions: list[SuggestedAction] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+
 class ToolStartEvent(_Model):
     """Stream event: the model called a tool, which starts now."""
 
@@ -472,6 +487,7 @@ StreamEvent = Annotated[
     StatusEvent
     | TextDeltaEvent
     | ReasoningEvent
+    | ReplyPartsEvent
     | ToolStartEvent
     | ToolProgressEvent
     | ToolCompleteEvent
@@ -868,7 +884,7 @@ _SCHEMA_ROOTS: tuple[type[BaseModel], ...] = (
 def wire_schema() -> dict[str, Any]:
     """One JSON Schema document holding every wire type under `$defs`.
 
-    `StreamEvent` is the discriminated union of the eleven events.
+    `StreamEvent` is the discriminated union of the twelve events.
     """
     from pydantic.json_schema import models_json_schema
 

@@ -13,7 +13,16 @@ from ag_ui.core import Event
 from pydantic import TypeAdapter
 
 from pagechat.agui import AguiStream
-from pagechat.events import ReasoningDelta, RunEvent, Status, TextDelta, decode_event
+from pagechat.events import (
+    Complete,
+    ReasoningDelta,
+    ReplyParts,
+    RunEvent,
+    Status,
+    TextDelta,
+    decode_event,
+)
+from pagechat.protocol import ChatResponsePayload, CustomPayload, SuggestedValue
 from pagechat.runs.log import encode_event
 from tests.support.events import one_of_each_kind
 
@@ -99,7 +108,9 @@ def test_reasoning_is_one_reasoning_message_ended_before_the_text() -> None:
 
 
 def test_the_answers_sources_are_a_custom_event_before_the_run_ends() -> None:
-    frames = _frames(_told(one_of_each_kind()[:8], decoded=True))
+    kinds = one_of_each_kind()
+    to_the_end = kinds[: next(i for i, e in enumerate(kinds) if isinstance(e, Complete)) + 1]
+    frames = _frames(_told(to_the_end, decoded=True))
 
     [sources] = [f for f in frames if f.get("name") == "pagechat.sources"]
     assert [(s["number"], s["id"], s["url"]) for s in sources["value"]] == [
@@ -107,3 +118,26 @@ def test_the_answers_sources_are_a_custom_event_before_the_run_ends() -> None:
         (2, "SYN2", None),
     ]
     assert frames.index(sources) < [f["type"] for f in frames].index("RUN_FINISHED")
+
+
+def test_the_models_card_and_chips_are_told_as_they_come_and_once() -> None:
+    # Regression: told only at the end, a stopped or taken-over answer's client never had
+    # them; told as they come, the end tells only the rest (here the tool's card).
+    note = CustomPayload(type="note", data={"title": "x"})
+    card = CustomPayload(type="facts", data={"n": 1})
+    values = [SuggestedValue(label="more", value="more")]
+    payload = ChatResponsePayload(message="Here.", payloads=[card, note], suggested_values=values)
+    events: list[RunEvent] = [
+        TextDelta(text="Here."),
+        ReplyParts(payloads=[note], suggested_values=values),
+        Complete(payload=payload),
+    ]
+    frames = _frames(_told(events, decoded=True, state_keys={"note": "notes"}))
+    custom = [(f["name"], f["value"]) for f in frames if f["type"] == "CUSTOM"]
+    assert custom == [
+        ("pagechat.payload", note.model_dump(mode="json")),
+        ("pagechat.suggested_values", [{"label": "more", "value": "more"}]),
+        ("pagechat.payload", card.model_dump(mode="json")),
+    ]
+    (delta,) = [f for f in frames if f["type"] == "STATE_DELTA"]
+    assert delta["delta"] == [{"op": "add", "path": "/notes", "value": {"title": "x"}}]

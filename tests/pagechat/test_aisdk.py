@@ -11,6 +11,7 @@ from pagechat.events import (
     Complete,
     Error,
     ReasoningDelta,
+    ReplyParts,
     RunEvent,
     Status,
     TextDelta,
@@ -18,7 +19,13 @@ from pagechat.events import (
     ToolStart,
     ToolUpdate,
 )
-from pagechat.protocol import ChatResponsePayload, Source, SuggestedAction
+from pagechat.protocol import (
+    ChatResponsePayload,
+    CustomPayload,
+    Source,
+    SuggestedAction,
+    SuggestedValue,
+)
 from tests.support.ai_sdk import UiRead, read_ui_stream
 
 
@@ -194,3 +201,44 @@ def test_sources_are_the_sdks_source_parts_each_once_with_its_number() -> None:
     (document,) = read.parts("source-document")
     assert (document["sourceId"], document["title"]) == ("SYN1", "A sample")
     assert document["providerMetadata"]["pagechat"]["detail"] == "PMID SYN1"
+
+
+_NOTE = CustomPayload(type="note", data={"title": "x"})
+_TOOL_CARD = CustomPayload(type="facts", data={"n": 1})
+
+
+def test_the_models_card_and_chips_are_told_as_they_come_and_once() -> None:
+    # Regression: they were told only at `finish`, so a stopped or taken-over answer's
+    # client never had them; told as they come, the end must not tell them twice.
+    stream = AiSdkStream(conversation_id="c1", message_id="m1")
+    values = [SuggestedValue(label="more", value="more")]
+    payload = ChatResponsePayload(
+        message="Here.",
+        payloads=[_TOOL_CARD, _NOTE],
+        suggested_values=values,
+        conversation_id="c1",
+        message_id="m1",
+    )
+    _body, read = _told(
+        stream,
+        [
+            TextDelta(text="Here."),
+            ReplyParts(payloads=[_NOTE], suggested_values=values),
+            Complete(payload=payload),
+        ],
+    )
+    assert read.error is None, read.error
+    cards = [p["data"] for p in read.parts("data-pagechat-payload")]
+    assert cards == [_NOTE.model_dump(mode="json"), _TOOL_CARD.model_dump(mode="json")]
+    (chips,) = read.parts("data-pagechat-suggested-values")
+    assert chips["data"]["values"] == [{"label": "more", "value": "more"}]
+
+
+def test_a_stopped_answer_keeps_the_card_told_before_the_stop() -> None:
+    stream = AiSdkStream(conversation_id="c1", message_id="m1")
+    _body, read = _told(
+        stream, [TextDelta(text="Here."), ReplyParts(payloads=[_NOTE]), Cancelled()]
+    )
+    assert [p["data"] for p in read.parts("data-pagechat-payload")] == [
+        _NOTE.model_dump(mode="json")
+    ]

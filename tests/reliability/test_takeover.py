@@ -23,8 +23,10 @@ from redis.asyncio import Redis
 from pagechat.chat.resume import UNKNOWN_OUTCOME_RESULT
 from tests.conftest import PASSWORD
 from tests.support.deployment import Deployment, deploy
-from tests.support.numbered import INPUT_TOKENS, THOUGHT, words
+from tests.support.numbered import CHIPS, INPUT_TOKENS, NOTE, THOUGHT, words
+from tests.support.redis_server import RedisServer
 from tests.support.takeover_app import LOOKUP_CARD
+from tests.support.tcp_proxy import TcpProxy
 from tests.support.workers import Event, Worker, events
 
 EMAIL = "ada@example.com"
@@ -84,16 +86,22 @@ async def _stored(deployment: Deployment, worker: Worker, conversation_id: str) 
 
 
 async def _kill_owner_and_follow(
-    deployment: Deployment, message: str, killed_when: Any, *, begun: str = "text_delta"
+    deployment: Deployment,
+    message: str,
+    killed_when: Any,
+    *,
+    begun: str = "text_delta",
+    context: dict[str, Any] | None = None,
 ) -> tuple[list[Event], str]:
     """Start an answer on worker a, follow it from worker b from the start once a streams
     an event of kind `begun`, SIGKILL a once `killed_when(events so far)`; every event b
     saw, and the conversation's id."""
     a, b = deployment.workers[0], deployment.workers[1]
+    body = {"message": message, "context": context or {}}
     async with (
         deployment.client(a) as on_a,
         deployment.client(b) as on_b,
-        on_a.stream("POST", "/api/chat/stream", json={"message": message}) as live,
+        on_a.stream("POST", "/api/chat/stream", json=body) as live,
     ):
         run_id = live.headers["X-Run-Id"]
         conversation_id = live.headers["X-Conversation-Id"]
@@ -167,6 +175,78 @@ async def test_killing_the_owner_after_a_tool_completed_runs_the_tool_once(
     assert counts == {"input_tokens": 2 * INPUT_TOKENS, "output_tokens": 6 + went_on}
 
 
+NOTES = {"current_page": "notes"}
+
+
+def _shown(got: list[Event], field: str) -> list[Any]:
+    """What the `reply_parts` events showed of `field` (payloads, suggested values...)."""
+    return [item for e in got if e.type == "reply_parts" for item in e.data[field]]  # type: ignore[attr-defined]
+
+
+async def test_killing_the_owner_after_the_model_wrote_a_card_and_chips_keeps_them(
+    deployment: Deployment,
+) -> None:
+    # Regression: the reply parser took them out of the text and only `complete` told
+    # them, so the worker that took over (and its stored answer) had never heard of them.
+    got, conversation_id = await _kill_owner_and_follow(
+        deployment,
+        "card words 40",
+        lambda got: _shown(got, "payloads") and _text(got).count(" ") >= 8,
+        context=NOTES,
+    )
+
+    _one_stream(got)
+    assert got[-1].type == "complete"
+    assert any(e.type == "status" and "Resuming" in str(e.data["message"]) for e in got)
+    # Shown once, as they came, before the kill.
+    assert _shown(got, "payloads") == [NOTE] and _shown(got, "suggested_values") == CHIPS
+    final: dict[str, Any] = got[-1].data["payload"]  # type: ignore[assignment]
+    assert final["message"] == _text(got) == words(40)
+    assert (final["payloads"], final["custom_payload"], final["suggested_values"]) == (
+        [NOTE],
+        NOTE,
+        CHIPS,
+    )
+    stored = await _stored(deployment, deployment.workers[1], conversation_id)
+    assert stored["content"] == final["message"]
+    assert (stored["payloads"], stored["custom_payload"], stored["suggested_values"]) == (
+        [NOTE],
+        NOTE,
+        CHIPS,
+    )
+
+
+async def test_stopping_after_the_model_wrote_a_card_keeps_the_card_stored(
+    deployment: Deployment,
+) -> None:
+    # Regression: a stopped answer was stored without the card and chips it had shown.
+    a, b = deployment.workers[0], deployment.workers[1]
+    async with (
+        deployment.client(a) as on_a,
+        deployment.client(b) as on_b,
+        on_a.stream(
+            "POST", "/api/chat/stream", json={"message": "card words 40", "context": NOTES}
+        ) as live,
+    ):
+        run_id = live.headers["X-Run-Id"]
+        conversation_id = live.headers["X-Conversation-Id"]
+        from_a = events(live)
+        got = await _until(
+            from_a, lambda got: _shown(got, "payloads") and _text(got).count(" ") >= 3
+        )
+        # Stop on the other worker, as a second tab would.
+        assert (await on_b.post(f"/api/chat/runs/{run_id}/cancel")).status_code == 202
+        async with asyncio.timeout(20):
+            got += [e async for e in from_a]
+
+    assert got[-1].type == "cancelled"
+    assert _shown(got, "payloads") == [NOTE] and _shown(got, "suggested_values") == CHIPS
+    stored = await _stored(deployment, b, conversation_id)
+    assert stored["status"] == "cancelled"
+    assert stored["content"] == _text(got)
+    assert (stored["payloads"], stored["suggested_values"]) == ([NOTE], CHIPS)
+
+
 THINKING = pytest.mark.parametrize(
     "deployment", [{"env": {"PAGECHAT_THINKING_BUDGET": "1024"}}], indirect=True
 )
@@ -236,9 +316,35 @@ async def test_killing_the_owner_during_a_write_tool_tells_the_model_and_runs_it
     assert stored["content"] == _text(got) == words(5) + "[[tool:0]]UNKNOWN-SEEN " + words(20, 5)
 
 
-async def test_an_owner_paused_past_its_lease_stores_nothing_once_it_wakes(
-    deployment: Deployment,
+@pytest.fixture
+async def a_behind_a_proxy(
+    postgres_url: str, redis_server: RedisServer, tmp_path: Path
+) -> AsyncIterator[tuple[Deployment, TcpProxy]]:
+    """Two workers, a's Redis reached through a proxy the test can hold."""
+    async with (
+        TcpProxy(redis_server.port) as proxy,
+        deploy(
+            database_url=postgres_url,
+            redis=redis_server,
+            state_dir=tmp_path / "state",
+            email=EMAIL,
+            password=PASSWORD,
+            env_of={"a": {"REDIS_URL": proxy.url()}},
+            PAGECHAT_APP=APP,
+            TAKEOVER_TOOL_LOG=str(tmp_path / "tools.log"),
+        ) as deployment,
+    ):
+        yield deployment, proxy
+
+
+async def test_an_owner_paused_past_its_lease_writes_nothing_over_the_new_owners_answer(
+    a_behind_a_proxy: tuple[Deployment, TcpProxy],
 ) -> None:
+    """The database's own fence (`messages.run_epoch`): a stalled owner that wakes after a
+    takeover, and ends its answer before Redis tells it another worker has it, stores
+    nothing. (Regression: with Redis answering at once, the old owner learnt it was moved
+    before it could write, so this test passed with the fence off.)"""
+    deployment, proxy = a_behind_a_proxy
     a, b = deployment.workers[0], deployment.workers[1]
     async with (
         deployment.client(a) as on_a,
@@ -247,25 +353,38 @@ async def test_an_owner_paused_past_its_lease_stores_nothing_once_it_wakes(
     ):
         run_id = live.headers["X-Run-Id"]
         conversation_id = live.headers["X-Conversation-Id"]
-        await _until(events(live), lambda got: any(e.type == "text_delta" for e in got))
+        from_a = events(live)
+        on_a_so_far = await _until(from_a, lambda got: any(e.type == "text_delta" for e in got))
         async with on_b.stream(
             "GET", f"/api/chat/runs/{run_id}/events", headers={"Last-Event-ID": "0"}
         ) as followed:
             from_b = events(followed)
             seen = await _until(from_b, lambda got: _text(got).count(" ") >= 8)
             # A stalls (a long GC pause, a frozen VM) past its lease: B takes the run over
-            # and finishes it while A still holds its own answer so far.
+            # and finishes it, while A's model goes on writing A's answer into its socket.
             a.pause()
-            try:
-                async with asyncio.timeout(20):
-                    got = seen + [e async for e in from_b]
-            finally:
-                a.resume()
-    # A wakes up with the rest of its model's reply waiting in its socket, its checkpoint
-    # due and its events unsent: whatever it tries to store now must change nothing.
+            async with asyncio.timeout(20):
+                got = seen + [e async for e in from_b]
+        stored_by_b = await _stored(deployment, b, conversation_id)
+        # A wakes with the rest of its model's reply waiting, and Redis (which would tell
+        # it that it was moved) slow to answer: it streams its whole answer to its own
+        # readers and stores it, its checkpoints due too. The database must refuse it all.
+        proxy.hold()
+        a.resume()
+        try:
+            async with asyncio.timeout(20):
+                on_a_so_far += await _until(
+                    from_a, lambda got: _text(on_a_so_far + got) == words(40)
+                )
+            for _ in range(30):  # its end goes through the group commit (25 ms) and more
+                await asyncio.sleep(0.1)
+                assert await _stored(deployment, b, conversation_id) == stored_by_b
+        finally:
+            proxy.release()
+    assert _text(on_a_so_far) == words(40), "A got as far as storing its own answer"
     async with deployment.client(a) as on_a:
         assert (await on_a.get("/api/health")).status_code == 200
-    await asyncio.sleep(2)  # its next beats and checkpoints
+    await asyncio.sleep(1)  # its next beats, now that Redis answers
 
     _one_stream(got)
     assert got[-1].type == "complete"
@@ -274,6 +393,7 @@ async def test_an_owner_paused_past_its_lease_stores_nothing_once_it_wakes(
     assert final["message"] == _text(got) == words(40)
     stored = await _stored(deployment, b, conversation_id)
     # B's answer, as B completed it (A's own would count all 40 words as its tokens).
+    assert stored == stored_by_b
     assert (stored["status"], stored["content"]) == ("complete", final["message"])
     assert stored["usage"] == final["usage"]
     assert final["usage"]["output_tokens"] < 40

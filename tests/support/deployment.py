@@ -10,7 +10,7 @@ pauses, terminates or restarts them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,10 +66,12 @@ async def deploy(
     password: str,
     workers: int = 2,
     responder: Responder = numbered_answer,
+    env_of: Mapping[str, Mapping[str, str]] | None = None,
     **env: str,
 ) -> AsyncIterator[Deployment]:
     """`workers` workers (named a, b, c...) on `redis` and `database_url`, signed in as a
-    new account `email`; `env`: more of their settings."""
+    new account `email`; `env`: more of their settings; `env_of`: one worker's own (by its
+    name: `{"a": {"REDIS_URL": ...}}`, its way to Redis through a proxy)."""
     await seed_user(database_url, email, password)
     sharded = isinstance(redis, RedisClusterServers)
     with FakeAnthropic(responder=responder) as upstream:
@@ -81,7 +83,8 @@ async def deploy(
             **({"PAGECHAT_REDIS_CLUSTER": "true"} if sharded else {}),
             **env,
         )
-        running = [Worker(name, settings) for name in "abcdefgh"[:workers]]
+        own = env_of or {}
+        running = [Worker(name, {**settings, **own.get(name, {})}) for name in "abcdefgh"[:workers]]
         try:
             await asyncio.gather(*(w.start() for w in running))
             deployment = Deployment(running, upstream, redis)

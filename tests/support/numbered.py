@@ -7,7 +7,10 @@ that the stored answer holds every word exactly once, in order. `tool NAME` in t
 question: the first step writes five words and calls NAME; after its result the words go
 on, prefixed by `UNKNOWN-SEEN ` when the result said the outcome is unknown. `think` in
 the question, with thinking on in the request: a fresh answer first streams `THOUGHT`
-(a thinking block), slowly enough that a test can kill its worker meanwhile.
+(a thinking block), slowly enough that a test can kill its worker meanwhile. `card` in
+the question: a fresh answer first writes `NOTE_CARD` (the card of the takeover app's
+page `notes`) and `SUGGESTED_VALUES` (`CHIPS`), each on its own line, which the reply
+parser takes out of the text.
 
 Each reply reports `INPUT_TOKENS` in and one output token per item it streams (a word,
 a tool call), so a test can sum what an answer's calls used.
@@ -20,12 +23,16 @@ from typing import Any
 
 from tests.fakes.anthropic_server import Response, Thinking, ToolUse, reply
 
-__all__ = ["INPUT_TOKENS", "THOUGHT", "numbered_answer", "words"]
+__all__ = ["CHIPS", "INPUT_TOKENS", "NOTE", "THOUGHT", "numbered_answer", "words"]
 
 PACE = 25.0  # tokens per second
 INPUT_TOKENS = 25
 THOUGHT = "".join(f"t{i} " for i in range(40))
 """The reasoning a `think` question's fresh answer streams first (40 pieces)."""
+NOTE = {"type": "note", "data": {"title": "x"}}
+"""The card a `card` question's fresh answer writes first (as `ChatResponsePayload` holds it)."""
+CHIPS = [{"label": "more", "value": "more"}]
+"""The suggested values a `card` question's fresh answer writes after its card."""
 
 
 def words(count: int, start: int = 0) -> str:
@@ -79,6 +86,8 @@ def numbered_answer(body: dict[str, Any], *, pace: float = PACE) -> Response:
         items[0] = f" {items[0]}"
     if told_unknown:
         items.insert(0, "UNKNOWN-SEEN ")
+    if "card" in question and not numbers:
+        items[:0] = ['NOTE_CARD: {"title": "x"}\n', 'SUGGESTED_VALUES: ["more"]\n']
     if "think" in question and body.get("thinking") and not numbers:
         items.insert(0, Thinking(THOUGHT, fragments=40))
     return _reply(items or [" "], pace)

@@ -2,7 +2,8 @@
 
 `lookup` reads (safe to repeat) and returns a card (`LOOKUP_CARD`); `write_note` writes and takes
 `TAKEOVER_TOOL_SECONDS` (3) to do it, so a test can kill its worker meanwhile. Each call
-appends its tool's name to the file `TAKEOVER_TOOL_LOG` as it starts.
+appends its tool's name to the file `TAKEOVER_TOOL_LOG` as it starts. The page `notes`
+offers a card the model writes (`NOTE_CARD: {...}`, tests/support/numbered.py's `card`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 
 from fastapi import FastAPI
 
+from pagechat.pages import PayloadConfig, register_page
 from pagechat.server import ModelSource, create_app_from_settings
 from pagechat.settings import Settings
 from pagechat.tools import ToolResult, register_tool, tool
@@ -47,4 +49,6 @@ def create_app(settings: Settings | None = None, *, model: ModelSource | None = 
     """The app factory `pagechat serve --app` calls."""
     register_tool(lookup)
     register_tool(write_note)
+    note = PayloadConfig(type="note", parse_marker="NOTE_CARD:", llm_instructions="A note.")
+    register_page("notes", payloads=[note])
     return create_app_from_settings(settings, model=model)

@@ -21,12 +21,20 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..agent import AgentApprovalRequested, LoopResume, LoopState
-from ..events import ApprovalResolved, RunEvent, TextDelta, ToolComplete, ToolStart
+from ..events import (
+    ApprovalResolved,
+    ReplyParts,
+    RunEvent,
+    TextDelta,
+    ToolComplete,
+    ToolStart,
+)
 from ..identity import Principal
 from ..models.base import TokenUsage
 from ..pages import ParsedReply
 from ..protocol import (
     CustomPayload,
+    EntityChange,
     Reasoning,
     SuggestedAction,
     SuggestedValue,
@@ -46,6 +54,8 @@ __all__ = [
     "ToolCard",
     "cards_in",
     "frontend_result",
+    "parsed_from",
+    "parsed_json",
     "replay_events",
     "tool_marker",
 ]
@@ -64,6 +74,8 @@ class ToolCard:
     """The call's position in the turn's `tool_history` (the N of `[[tool:N]]`)."""
     at: int
     """Where its marker starts in the answer's text, in characters."""
+    changes: tuple[EntityChange, ...] = ()
+    """What the call changed in the app (its `tool_complete`'s), told again by a replay."""
 
 
 def cards_in(content: str, tool_history: Sequence[ToolHistoryEntry]) -> tuple[ToolCard, ...]:
@@ -112,10 +124,10 @@ class SavedTurn:
             "content": self.content,
             "tool_history": [e.model_dump(mode="json") for e in self.tool_history],
             "usage": self.usage.as_list(),
-            "cards": [{"index": c.index, "at": c.at} for c in self.cards],
+            "cards": [_card_json(c) for c in self.cards],
         }
         if self.parsed is not None:
-            state["parsed"] = _parsed_json(self.parsed)
+            state["parsed"] = parsed_json(self.parsed)
         if self.reasoning is not None:
             state["reasoning"] = self.reasoning.model_dump(mode="json")
         return state
@@ -128,7 +140,7 @@ class SavedTurn:
         history = tuple(ToolHistoryEntry.model_validate(e) for e in data["tool_history"])
         stored_cards = data.get("cards")
         cards = (
-            tuple(ToolCard(index=int(c["index"]), at=int(c["at"])) for c in stored_cards)
+            tuple(_card_from(c) for c in stored_cards)
             if isinstance(stored_cards, list)
             else cards_in(content, history)
         )
@@ -142,12 +154,25 @@ class SavedTurn:
             tool_history=history,
             cards=cards,
             usage=TokenUsage.from_list(usage),
-            parsed=_parsed_from(parsed) if isinstance(parsed, dict) else None,
+            parsed=parsed_from(parsed) if isinstance(parsed, dict) else None,
             reasoning=Reasoning.model_validate(data["reasoning"]) if "reasoning" in data else None,
         )
 
 
-def _parsed_json(parsed: ParsedReply) -> dict[str, Any]:
+def _card_json(card: ToolCard) -> dict[str, Any]:
+    data: dict[str, Any] = {"index": card.index, "at": card.at}
+    if card.changes:
+        data["changes"] = [c.model_dump(mode="json") for c in card.changes]
+    return data
+
+
+def _card_from(data: dict[str, Any]) -> ToolCard:
+    changes = tuple(EntityChange.model_validate(c) for c in data.get("changes") or [])
+    return ToolCard(index=int(data["index"]), at=int(data["at"]), changes=changes)
+
+
+def parsed_json(parsed: ParsedReply) -> dict[str, Any]:
+    """What the reply parser took out, as plain JSON (a saved turn's, a resume recipe's)."""
     return {
         "payloads": [p.model_dump(mode="json") for p in parsed.payloads],
         "values": [v.model_dump(mode="json") for v in parsed.suggested_values or []],
@@ -156,7 +181,8 @@ def _parsed_json(parsed: ParsedReply) -> dict[str, Any]:
     }
 
 
-def _parsed_from(data: dict[str, Any]) -> ParsedReply:
+def parsed_from(data: dict[str, Any]) -> ParsedReply:
+    """What `parsed_json` wrote."""
     return ParsedReply(
         message="",
         payloads=[CustomPayload.model_validate(p) for p in data["payloads"]],
@@ -270,12 +296,26 @@ def replay_events(paused: PausedTurn) -> list[RunEvent]:
                 payload=entry.payload,
                 approval=entry.approval,
                 usage=usage if number == len(saved.cards) else None,
+                changes=list(card.changes) or None,
             )
         )
         events.append(TextDelta(text=marker))
         start = card.at + len(marker)
     if start < len(content):
         events.append(TextDelta(text=content[start:]))
+    parsed = saved.parsed
+    if parsed is not None and (
+        parsed.payloads or parsed.suggested_values or parsed.suggested_actions or parsed.warnings
+    ):
+        # What the model wrote besides its text before the pause, as it was shown then.
+        events.append(
+            ReplyParts(
+                payloads=list(parsed.payloads),
+                suggested_values=list(parsed.suggested_values or []),
+                suggested_actions=list(parsed.suggested_actions or []),
+                warnings=list(parsed.warnings),
+            )
+        )
     approval = paused.claimed.approval
     events.append(
         ApprovalResolved(approval_id=approval.id, status=approval.status, note=approval.note)

@@ -21,18 +21,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..events import Status, ToolComplete, ToolStart, decode_event
+from ..events import ReplyParts, Status, ToolComplete, ToolStart, decode_event
 from ..identity import Principal
 from ..models.base import ModelMessage, TokenUsage
-from ..pages import TurnSetup, prepare_turn
-from ..protocol import CustomPayload, MessagePublic, Reasoning, ToolHistoryEntry
+from ..pages import ParsedReply, TurnSetup, prepare_turn
+from ..protocol import CustomPayload, EntityChange, MessagePublic, Reasoning, ToolHistoryEntry
 from ..runs import Claim, Run, interrupted_event
 from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
 from ..store.tables import utcnow
@@ -40,8 +40,9 @@ from ..tools.execute import execute_tool
 from ..tools.sources import SourceNumbers
 from ..tools.types import ToolConfig, ToolResult
 from .config import ChatConfig
+from .paused import ToolCard, cards_in, parsed_from, parsed_json
 from .text import storable, storable_text
-from .turn import TurnRunner, TurnState, tool_context, usage_of
+from .turn import TurnRunner, TurnState, joined_parts, tool_context, usage_of
 
 RunTurn = Callable[[Run, TurnState, Principal, dict[str, Any], list[ModelMessage]], Awaitable[None]]
 """Drives a turn's agent loop in a run (`ChatService._run`)."""
@@ -114,6 +115,7 @@ def recipe(
             "context": context,
             "content": "".join(base.text) if base is not None else "",
             "tools": [e.model_dump(mode="json") for e in base.tool_history] if base else [],
+            "parsed": parsed_json(base.parsed) if base is not None and base.parsed else None,
             "charged": charged.input_tokens + charged.output_tokens if charged else 0,
             "first": first,
         },
@@ -135,6 +137,10 @@ class Rebuilt:
     reasoning: Reasoning | None = None
     """The model's reasoning the followers saw. The log keeps no times, so its seconds
     are 0: the taken-over answer counts only the reasoning timed after it."""
+    parsed: ParsedReply | None = None
+    """The cards, chips and actions the model wrote, as followers saw them (`reply_parts`)."""
+    changes: dict[int, tuple[EntityChange, ...]] = field(default_factory=dict)
+    """What each completed call changed in the app, by its index (its `tool_complete`'s)."""
 
 
 def rebuild(
@@ -142,20 +148,35 @@ def rebuild(
     *,
     content: str = "",
     tool_history: Sequence[ToolHistoryEntry] = (),
+    parsed: ParsedReply | None = None,
 ) -> Rebuilt:
     """Fold a run's events (`(seq, type, json)`) onto the answer stored before it: the text
     streamed, each completed call with the input of its start, its output, its card and
-    its approval, and the tokens used so far."""
+    its approval, the cards, chips and actions the model wrote, and the tokens used so far."""
     text = [content]
     history = list(tool_history)
     started: list[ToolStart] = []
     usage = TokenUsage()
     thoughts: list[str] = []
+    changes: dict[int, tuple[EntityChange, ...]] = {}
     for _seq, kind, data in entries:
         if kind == "text_delta":
             text.append(orjson.loads(data)["text"])
         elif kind == "reasoning":
             thoughts.append(orjson.loads(data)["text"])
+        elif kind == "reply_parts":
+            parts = decode_event(data)
+            assert isinstance(parts, ReplyParts)
+            parsed = joined_parts(
+                parsed,
+                ParsedReply(
+                    message="",
+                    payloads=parts.payloads,
+                    suggested_values=parts.suggested_values or None,
+                    suggested_actions=parts.suggested_actions or None,
+                    warnings=parts.warnings,
+                ),
+            )
         elif kind == "tool_start":
             event = orjson.loads(data)
             started.append(
@@ -169,6 +190,8 @@ def rebuild(
             # Tools run one at a time, in order: the first open start of that tool.
             at = next((i for i, s in enumerate(started) if s.tool == done.tool), None)
             start = started.pop(at) if at is not None else None
+            if done.changes:
+                changes[len(history)] = tuple(done.changes)
             history.append(
                 ToolHistoryEntry(
                     tool_name=done.tool,
@@ -193,6 +216,8 @@ def rebuild(
         running=started,
         usage=usage,
         reasoning=reasoning,
+        parsed=parsed,
+        changes=changes,
     )
 
 
@@ -221,6 +246,8 @@ class AnswerTakeover:
         turn.text.append(rebuilt.content)
         turn.tool_history.extend(rebuilt.tool_history)
         turn.thought_before = rebuilt.reasoning
+        # The turn's parser goes on from the cards and chips already shown.
+        turn.parsed = rebuilt.parsed
         # Counted in by the loop (`spent`): the stored answer sums both workers' tokens.
         turn.usage = rebuilt.usage
         # Its writes fenced by this claim's epoch: the stopped owner's, if it was only
@@ -231,6 +258,11 @@ class AnswerTakeover:
         for index in range(len(spec.get("tools") or []), len(turn.tool_history)):
             if f"[[tool:{index}]]" not in "".join(turn.text):
                 _show(run, turn, f"[[tool:{index}]]")
+        # Where each card stands, and what its call changed: a pause later replays them.
+        turn.cards.extend(
+            replace(card, changes=rebuilt.changes.get(card.index, ()))
+            for card in cards_in("".join(turn.text), turn.tool_history)
+        )
         for start in rebuilt.running:
             await self._settle_call(run, turn, start, user=user, context=context)
         # What the followers saw is what is stored, before the model is asked again.
@@ -320,7 +352,11 @@ class AnswerTakeover:
                 payload=entry.payload,
                 usage=usage,
                 sources=numbered or None,
+                changes=list(result.changes) or None,
             )
+        )
+        turn.cards.append(
+            ToolCard(index=index, at=sum(map(len, turn.text)), changes=tuple(result.changes))
         )
         _show(run, turn, f"[[tool:{index}]]")
 
@@ -353,11 +389,18 @@ class AnswerTakeover:
             await store.mark_interrupted(run_ids=[claim.run_id])
             return
         rebuilt = _rebuilt(claim)
+        written = rebuilt.parsed or ParsedReply(message="")
         record = AssistantRecord(
             content=rebuilt.content,
             status="interrupted",
             tool_history=rebuilt.tool_history,
-            payloads=[e.payload for e in rebuilt.tool_history if e.payload is not None],
+            payloads=[
+                *(e.payload for e in rebuilt.tool_history if e.payload is not None),
+                *written.payloads,
+            ],
+            suggested_values=written.suggested_values,
+            suggested_actions=written.suggested_actions,
+            warnings=list(written.warnings),
             usage=usage_of(rebuilt.usage),
             reasoning=rebuilt.reasoning,
             error=str(getattr(error, "message", "")) or None,
@@ -375,7 +418,13 @@ def _rebuilt(claim: Claim) -> Rebuilt:
             base.append(ToolHistoryEntry.model_validate(raw))
         except ValidationError:
             logger.warning("a stored tool call of run %s could not be read", claim.run_id)
-    return rebuild(claim.entries, content=spec.get("content", ""), tool_history=base)
+    parsed = spec.get("parsed")
+    return rebuild(
+        claim.entries,
+        content=spec.get("content", ""),
+        tool_history=base,
+        parsed=parsed_from(parsed) if isinstance(parsed, dict) else None,
+    )
 
 
 def _show(run: Run, turn: TurnState, text: str) -> None:

@@ -33,6 +33,7 @@ from ..events import (
     Complete,
     Error,
     ReasoningDelta,
+    ReplyParts,
     RunEvent,
     Status,
     TextDelta,
@@ -66,7 +67,7 @@ from .paused import Pauser, SavedTurn, ToolCard, cards_in, tool_marker
 from .stored import unsaved, wait_stored
 from .text import storable, storable_text
 
-__all__ = ["TurnRunner", "TurnState", "tool_context", "usage_of"]
+__all__ = ["TurnRunner", "TurnState", "joined_parts", "tool_context", "usage_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +95,9 @@ class TurnState:
     approvals: dict[str, ApprovalPublic] = field(default_factory=dict)
     """Decided approvals by tool_use_id, shown on their tool calls."""
     parsed: ParsedReply | None = None
-    """What the reply parser took out of the answer before an approval pause."""
+    """What the reply parser took out of the answer so far (cards, chips, actions,
+    warnings): what it starts from (after an approval pause, a takeover, a Continue),
+    then all it took, as the user saw it (`ReplyParts`); stored with the answer."""
     joining: bool = False
     """A continued answer whose new text has not begun: its first words must not repeat
     the space the stored text ends with (the model goes on from a prefill without it)."""
@@ -138,6 +141,10 @@ class TurnState:
         """The answer's sources so far, numbered, in order (`[n]` in its text cites n)."""
         return answer_sources(e.sources for e in self.tool_history)
 
+    def took(self, parts: ParsedReply) -> None:
+        """Add what the reply parser took out (after what it took before)."""
+        self.parsed = joined_parts(self.parsed, parts)
+
     def go_on_from(
         self, content: str, tool_history: Sequence[ToolHistoryEntry], cards: Sequence[ToolCard]
     ) -> None:
@@ -151,15 +158,35 @@ class TurnState:
         self.go_on_from(
             answer.content, answer.tool_history, cards_in(answer.content, answer.tool_history)
         )
+        # Its cards, chips and actions the model wrote: after its tools' cards when stored.
+        from_tools = sum(1 for e in answer.tool_history if e.payload is not None)
+        written = answer.payloads[from_tools:]
+        if written or answer.suggested_values or answer.suggested_actions:
+            self.took(
+                ParsedReply(
+                    message="",
+                    payloads=list(written),
+                    suggested_values=answer.suggested_values or None,
+                    suggested_actions=answer.suggested_actions or None,
+                )
+            )
 
     def record(self, status: str, *, error: str | None = None) -> AssistantRecord:
-        """The answer so far as a record to store, with `status` (and `error`)."""
+        """The answer so far as a record to store, with `status` (and `error`): its text,
+        its tool calls and the cards, chips and actions the model wrote, as shown."""
+        parsed = self.parsed or ParsedReply(message="")
         return AssistantRecord(
             model=self.model,
             content="".join(self.text),
             status=status,  # type: ignore[arg-type]
             tool_history=list(self.tool_history),
-            payloads=[e.payload for e in self.tool_history if e.payload is not None],
+            payloads=[
+                *(e.payload for e in self.tool_history if e.payload is not None),
+                *parsed.payloads,
+            ],
+            suggested_values=parsed.suggested_values,
+            suggested_actions=parsed.suggested_actions,
+            warnings=list(parsed.warnings),
             usage=usage_of(self.usage),
             error=error,
             context_audit=self.setup.context_text,
@@ -289,6 +316,8 @@ class TurnRunner:
                 self._on_text(event)
             case ToolStart():
                 self._show(self.parser.flush())
+                if self.parser.fresh:
+                    self._took()
                 self._emit(replace(event, input=storable(event.input)))
             case ToolUpdate() | Status():
                 self._emit(event)
@@ -324,8 +353,27 @@ class TurnRunner:
         self.deltas.flush()
         self.run_.emit(event)
 
+    def _took(self) -> None:
+        """What the parser took out: kept with the turn and shown (the log holds it)."""
+        parts = self.parser.take_new()
+        if not (
+            parts.payloads or parts.suggested_values or parts.suggested_actions or parts.warnings
+        ):
+            return
+        self.turn.took(parts)
+        self._emit(
+            ReplyParts(
+                payloads=parts.payloads,
+                suggested_values=parts.suggested_values or [],
+                suggested_actions=parts.suggested_actions or [],
+                warnings=parts.warnings,
+            )
+        )
+
     def _flush_text(self) -> None:
         self._show(self.parser.flush())
+        if self.parser.fresh:
+            self._took()
         self.deltas.flush()
         if not self._answers:
             return
@@ -342,6 +390,8 @@ class TurnRunner:
         """Shows the delta; True when the turn should let the loop run others now."""
         text = self._joined(event.text) if self.turn.joining else event.text
         self._show(self.parser.feed(storable_text(text)))
+        if self.parser.fresh:
+            self._took()
         # An instant model (or a burst of buffered deltas) would hold the loop until
         # the turn ends: let readers and other runs in every millisecond or so, which
         # still lets readers batch their writes. A delta that comes long after the
@@ -415,7 +465,9 @@ class TurnRunner:
             )
         )
         # `_emit` showed all the text before it: the marker goes right after that.
-        turn.cards.append(ToolCard(index=index, at=sum(map(len, turn.text))))
+        turn.cards.append(
+            ToolCard(index=index, at=sum(map(len, turn.text)), changes=tuple(event.changes))
+        )
         self._show(tool_marker(index))
 
     # --- how the turn ends -----------------------------------------------------
@@ -550,6 +602,21 @@ class TurnRunner:
     async def _crashed(self) -> None:
         self.deltas.flush()
         await self._finish(self.turn.record("error", error="The assistant failed unexpectedly."))
+
+
+def joined_parts(before: ParsedReply | None, parts: ParsedReply) -> ParsedReply:
+    """What the reply parser took out: `before`, then `parts` (no message)."""
+    if before is None:
+        return replace(parts, message="")
+    return ParsedReply(
+        message="",
+        payloads=[*before.payloads, *parts.payloads],
+        suggested_values=[*(before.suggested_values or []), *(parts.suggested_values or [])]
+        or None,
+        suggested_actions=[*(before.suggested_actions or []), *(parts.suggested_actions or [])]
+        or None,
+        warnings=[*before.warnings, *parts.warnings],
+    )
 
 
 def _primary_payload(

@@ -90,6 +90,9 @@ class ReplyParser:
         self._values: list[SuggestedValue] = []
         self._actions: list[SuggestedAction] = []
         self._warnings: list[str] = []
+        self._marks = (0, 0, 0, 0)
+        self.fresh = False
+        """Something was taken out since the last `take_new` (read on every delta: a flag)."""
 
     def feed(self, delta: str) -> str:
         """The next text delta of the model; returns the text to show now."""
@@ -114,6 +117,29 @@ class ReplyParser:
             warnings=warnings,
         )
 
+    def take_new(self) -> ParsedReply:
+        """What was taken out since the last call (or the restored start): shown as it
+        comes (`events.ReplyParts`), so the run's log holds it."""
+        p, v, a, w = self._marks
+        new = ParsedReply(
+            message="",
+            payloads=self._payloads[p:],
+            suggested_values=self._values[v:] or None,
+            suggested_actions=self._actions[a:] or None,
+            warnings=self._warnings[w:],
+        )
+        self._mark()
+        return new
+
+    def _mark(self) -> None:
+        self._marks = (
+            len(self._payloads),
+            len(self._values),
+            len(self._actions),
+            len(self._warnings),
+        )
+        self.fresh = False
+
     def _show(self, text: str) -> str:
         if text:
             self._shown.append(text)
@@ -130,8 +156,10 @@ class ReplyParser:
         self._values[:0] = earlier.suggested_values or []
         self._actions[:0] = earlier.suggested_actions or []
         self._warnings[:0] = earlier.warnings
+        self._mark()
 
     def _judge(self, marker: str, body: str | None) -> bool:
+        self.fresh = True
         if body is None:
             self._warn(f"{marker} is not followed by a JSON value; kept as text")
             return False

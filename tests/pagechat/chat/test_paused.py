@@ -7,12 +7,13 @@ from typing import Any
 
 from pagechat.agent import LoopState
 from pagechat.chat.paused import PausedTurn, SavedTurn, ToolCard, replay_events
-from pagechat.events import ApprovalResolved, TextDelta, ToolComplete, ToolStart
+from pagechat.events import ApprovalResolved, ReplyParts, TextDelta, ToolComplete, ToolStart
 from pagechat.models.base import AssistantTurn, TokenUsage, ToolCallPart, UserTurn
 from pagechat.pages import ParsedReply
 from pagechat.protocol import (
     ApprovalPublic,
     CustomPayload,
+    EntityChange,
     Reasoning,
     SuggestedValue,
     ToolHistoryEntry,
@@ -157,6 +158,13 @@ def test_the_replay_places_each_card_where_its_number_says() -> None:
         ),
         TextDelta(text="[[tool:0]]"),
         TextDelta(text="A or B?"),
+        # What the model wrote besides its text before the pause: a takeover of the resumed
+        # run, and a client following it from the start, keep it.
+        ReplyParts(
+            payloads=[CustomPayload(type="note", data={"keep": "a copy"})],
+            suggested_values=[SuggestedValue(label="Undo", value="Undo")],
+            warnings=["one"],
+        ),
         ApprovalResolved(approval_id="a1", status="approved", note=None),
     ]
 
@@ -181,3 +189,15 @@ def test_a_claimed_decision_resumes_the_call_the_loop_waits_for() -> None:
     assert paused.resume.state.waiting == _CALL
     assert paused.resume.approved
     assert paused.resume.result is None  # an approval: the call runs on the server
+
+
+def test_the_replay_tells_again_what_each_call_changed() -> None:
+    # Regression (issue 35's leftover): a replayed pause's tool_complete lost its `changes`,
+    # so a page following the resumed run from its start never refetched what changed.
+    changed = (EntityChange(entity="report", id="7", change="deleted"),)
+    saved = SavedTurn.from_json(_saved(cards=(ToolCard(index=0, at=8, changes=changed),)).to_json())
+
+    (complete,) = [e for e in replay_events(_paused(saved)) if isinstance(e, ToolComplete)]
+
+    assert saved.cards == (ToolCard(index=0, at=8, changes=changed),)
+    assert complete.changes == list(changed)

@@ -5,7 +5,14 @@ from __future__ import annotations
 import orjson
 
 from pagechat.chat.resume import rebuild
-from pagechat.protocol import Reasoning, ToolHistoryEntry
+from pagechat.pages import ParsedReply
+from pagechat.protocol import (
+    CustomPayload,
+    EntityChange,
+    Reasoning,
+    SuggestedValue,
+    ToolHistoryEntry,
+)
 
 
 def _entries(*events: dict[str, object]) -> list[tuple[int, str, bytes]]:
@@ -73,3 +80,41 @@ def test_the_reasoning_shown_is_folded_from_the_log_without_a_duration() -> None
     )
     assert rebuilt.reasoning == Reasoning(text="Search first.", seconds=0)
     assert rebuild(_entries({"type": "text_delta", "text": "w0 "})).reasoning is None
+
+
+def test_the_cards_and_chips_the_model_wrote_are_folded_after_the_stored_ones() -> None:
+    # Regression: they were not in the log, so a takeover's answer lost them.
+    stored = ParsedReply(message="", payloads=[CustomPayload(type="note", data={"n": 0})])
+    rebuilt = rebuild(
+        _entries(
+            {"type": "text_delta", "text": "w0 "},
+            {"type": "reply_parts", "payloads": [{"type": "note", "data": {"n": 1}}]},
+            {"type": "reply_parts", "suggested_values": [{"label": "a", "value": "a"}]},
+            {"type": "reply_parts", "warnings": ["dropped one"]},
+        ),
+        parsed=stored,
+    )
+    assert rebuilt.parsed == ParsedReply(
+        message="",
+        payloads=[
+            CustomPayload(type="note", data={"n": 0}),
+            CustomPayload(type="note", data={"n": 1}),
+        ],
+        suggested_values=[SuggestedValue(label="a", value="a")],
+        suggested_actions=None,
+        warnings=["dropped one"],
+    )
+    assert rebuild(_entries({"type": "text_delta", "text": "w0 "})).parsed is None
+
+
+def test_what_each_completed_call_changed_is_folded_by_its_index() -> None:
+    change = {"entity": "report", "id": "7", "change": "updated"}
+    rebuilt = rebuild(
+        _entries(
+            {"type": "tool_start", "tool": "a", "input": {}, "tool_use_id": "t1"},
+            {"type": "tool_complete", "tool": "a", "index": 0, "output": "ok"},
+            {"type": "tool_start", "tool": "b", "input": {}, "tool_use_id": "t2"},
+            {"type": "tool_complete", "tool": "b", "index": 1, "output": "ok", "changes": [change]},
+        )
+    )
+    assert rebuilt.changes == {1: (EntityChange.model_validate(change),)}

@@ -201,6 +201,16 @@ const _READERS: { [K in StreamEvent["type"]]: (o: Json) => Extract<StreamEvent, 
   status: (o) => ({ type: "status", message: _string(o, "message") }),
   text_delta: (o) => ({ type: "text_delta", text: _string(o, "text") }),
   reasoning: (o) => ({ type: "reasoning", text: _string(o, "text") }),
+  reply_parts: (o) => ({
+    type: "reply_parts",
+    payloads: _list(o, "payloads", _payload),
+    suggested_values: _list(o, "suggested_values", _value),
+    suggested_actions: _list(o, "suggested_actions", _action),
+    warnings: _list(o, "warnings", (v, where) => {
+      if (typeof v !== "string") throw new _Invalid(`${where} is not a string`);
+      return v;
+    }),
+  }),
   tool_start: (o) => ({
     type: "tool_start",
     tool: _string(o, "tool"),

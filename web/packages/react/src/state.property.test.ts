@@ -252,7 +252,7 @@ describe("chatReducer on arbitrary action sequences", () => {
         { type: "event", event: { type: "tool_complete", tool: "search", index, is_error: false, output: "found", payload: null, approval: null, usage: null, changes: null, sources: null }, id: 2 },
       ] satisfies ChatAction[];
       expect(actions.reduce(chatReducer, initialChatState).liveTools).toEqual([
-        { tool_name: "search", input: {}, tool_use_id: "t1", is_error: false, output: "found", done: true, sources: [] },
+        { tool_name: "search", input: {}, tool_use_id: "t1", is_error: false, output: "found", payload: null, done: true, sources: [] },
       ]);
     },
   );

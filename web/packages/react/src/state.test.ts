@@ -74,7 +74,7 @@ describe("chatReducer: each stream event", () => {
     });
     expect(state.activeToolProgress?.updates).toHaveLength(2);
     expect(state.liveTools).toEqual([
-      { tool_name: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1", is_error: false, output: "", done: false, sources: [] },
+      { tool_name: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1", is_error: false, output: "", payload: null, done: false, sources: [] },
     ]);
   });
 
@@ -102,7 +102,7 @@ describe("chatReducer: each stream event", () => {
     const state = reduce(events(liveEvents.slice(0, 8)), sent);
     expect(state.activeToolProgress).toBeNull();
     expect(state.liveTools).toEqual([
-      { tool_name: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1", is_error: false, output: "Found 5 articles: ...", done: true, sources: [] },
+      { tool_name: "search_pubmed", input: { query: "CRISPR" }, tool_use_id: "toolu_1", is_error: false, output: "Found 5 articles: ...", payload: null, done: true, sources: [] },
     ]);
     expect(state.streamingText).toBe("Let me search.[[tool:0]]");
   });
@@ -171,6 +171,19 @@ describe("chatReducer: each stream event", () => {
     expect(state.status).toBe("ready");
     expect(state.error).toBeNull();
     expect(state.messages.at(-1)).toMatchObject({ role: "assistant", status: "cancelled", content: "Let me search." });
+  });
+
+  it("a card and chips the model wrote show as they come, and a Stop keeps them", () => {
+    // Regression: they came only with `complete`, so a stopped answer lost them (and its
+    // reload, which now stores them, would have shown more than the live one).
+    const card = { type: "proposal", data: { name: "x" } };
+    const value = { label: "Yes", value: "yes" };
+    const parts: StreamEvent = { type: "reply_parts", payloads: [card], suggested_values: [value], suggested_actions: [], warnings: [] };
+    const live = reduce(events([...liveEvents.slice(0, 3), parts]), sent);
+    expect(live.liveParts).toEqual({ payloads: [card], suggested_values: [value], suggested_actions: [], warnings: [] });
+    const stopped = reduce(events([{ type: "cancelled" }], 5), live);
+    expect(stopped.messages.at(-1)).toMatchObject({ status: "cancelled", payloads: [card], suggested_values: [value] });
+    expect(stopped.liveParts.payloads).toEqual([]);
   });
 
   it("events after the end of a turn are ignored", () => {

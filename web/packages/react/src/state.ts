@@ -7,10 +7,13 @@ import type {
   ChatResponsePayload,
   ChatStatus,
   ConversationDetail,
+  CustomPayload,
   MessagePublic,
   PayloadDecision,
   Source,
   StreamEvent,
+  SuggestedAction,
+  SuggestedValue,
   ToolHistoryEntry,
 } from "./types";
 
@@ -21,10 +24,22 @@ export interface LiveTool {
   tool_use_id: string | null;
   is_error: boolean;
   output: string;
+  /** The card its `tool_complete` carried (stored with the answer). */
+  payload: CustomPayload | null;
   done: boolean;
   /** The call's sources, numbered in the answer (from its `tool_complete`). */
   sources: Source[];
 }
+
+/** What the model wrote in the running turn besides its text (`reply_parts`), so far. */
+export interface LiveParts {
+  payloads: CustomPayload[];
+  suggested_values: SuggestedValue[];
+  suggested_actions: SuggestedAction[];
+  warnings: string[];
+}
+
+export const NO_PARTS: LiveParts = { payloads: [], suggested_values: [], suggested_actions: [], warnings: [] };
 
 export interface ChatState {
   conversationId: string | null;
@@ -41,6 +56,8 @@ export interface ChatState {
   activeToolProgress: ActiveToolProgress | null;
   /** Tool calls of the running turn by `[[tool:N]]` index: started (not yet indexed) ones trail. */
   liveTools: LiveTool[];
+  /** The model's cards, chips and actions of the running turn, shown as they came. */
+  liveParts: LiveParts;
   error: ChatError | null;
   /** A stored `running` message being resumed; shown as it was stored if the resume fails. */
   resumeFallback: ChatMessage | null;
@@ -89,6 +106,7 @@ export const initialChatState: ChatState = {
   statusText: null,
   activeToolProgress: null,
   liveTools: [],
+  liveParts: NO_PARTS,
   error: null,
   resumeFallback: null,
   older: null,
@@ -184,7 +202,7 @@ export function liveToolHistory(tools: LiveTool[]): ToolHistoryEntry[] {
     output: t.output,
     is_error: t.is_error,
     tool_use_id: t.tool_use_id,
-    payload: null,
+    payload: t.payload,
     approval: null,
     in_answer: false,
     sources: t.sources,
@@ -202,12 +220,27 @@ export function liveSources(tools: LiveTool[]): Source[] {
   return [...byNumber.entries()].sort(([a], [b]) => a - b).map(([, source]) => source);
 }
 
+/**
+ * The running turn's cards (its tools', then the model's), chips, actions and warnings, as
+ * the stored answer will hold them: a stopped or taken-over answer keeps what was shown.
+ */
+export function liveExtras(tools: LiveTool[], parts: LiveParts): Pick<ChatMessage, "payloads" | "suggested_values" | "suggested_actions" | "warnings"> {
+  const fromTools = tools.flatMap((t) => (t.done && t.payload !== null ? [t.payload] : []));
+  return {
+    payloads: [...fromTools, ...parts.payloads],
+    suggested_values: parts.suggested_values,
+    suggested_actions: parts.suggested_actions,
+    warnings: parts.warnings,
+  };
+}
+
 const streamingReset = {
   streamingText: "",
   streamingReasoning: "",
   statusText: null,
   activeToolProgress: null,
   liveTools: [],
+  liveParts: NO_PARTS,
 } satisfies Partial<ChatState>;
 
 /** The partial answer of the running turn, ended with `status` (what a stop or an error leaves). */
@@ -215,11 +248,23 @@ function partialMessage(state: ChatState, status: "cancelled" | "error", error: 
   const tools = state.liveTools.filter((t) => t.done);
   return {
     ...emptyMessage(`partial-${state.runId ?? String(state.messages.length)}`, "assistant", state.streamingText),
+    ...liveExtras(tools, state.liveParts),
     status,
     error,
     tool_history: liveToolHistory(tools),
     sources: liveSources(tools),
     run_id: state.runId,
+  };
+}
+
+/** A stored answer's cards, chips and actions the model wrote (after its tools' cards). */
+function writtenParts(m: ChatMessage): LiveParts {
+  const fromTools = m.tool_history.filter((t) => t.payload !== null).length;
+  return {
+    payloads: m.payloads.slice(fromTools),
+    suggested_values: m.suggested_values,
+    suggested_actions: m.suggested_actions,
+    warnings: [],
   };
 }
 
@@ -246,7 +291,7 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
         },
         liveTools: [
           ...state.liveTools,
-          { tool_name: event.tool, input: event.input, tool_use_id: event.tool_use_id, is_error: false, output: "", done: false, sources: [] },
+          { tool_name: event.tool, input: event.input, tool_use_id: event.tool_use_id, is_error: false, output: "", payload: null, done: false, sources: [] },
         ],
       };
     case "tool_progress": {
@@ -280,6 +325,7 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
         tool_use_id: started?.tool_use_id ?? null,
         is_error: event.is_error,
         output: event.output ?? "",
+        payload: event.payload ?? null,
         done: true,
         sources: event.sources ?? [],
       };
@@ -293,6 +339,18 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
         ...state,
         activeToolProgress: state.activeToolProgress?.toolName === event.tool ? null : state.activeToolProgress,
         liveTools: [...indexed, ...rest],
+      };
+    }
+    case "reply_parts": {
+      const parts = state.liveParts;
+      return {
+        ...state,
+        liveParts: {
+          payloads: [...parts.payloads, ...event.payloads],
+          suggested_values: [...parts.suggested_values, ...event.suggested_values],
+          suggested_actions: [...parts.suggested_actions, ...event.suggested_actions],
+          warnings: [...parts.warnings, ...event.warnings],
+        },
       };
     }
     case "complete": {
@@ -470,9 +528,11 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
           tool_use_id: t.tool_use_id,
           is_error: t.is_error,
           output: t.output,
+          payload: t.payload,
           done: true,
           sources: t.sources,
         })),
+        liveParts: resume === null ? NO_PARTS : writtenParts(resume),
         status: "submitted",
         runId: null,
         lastEventId: 0,

@@ -2,7 +2,7 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { ChatApi } from "./api";
 import { ChatController, type Scheduler } from "./chat";
-import { isBusy, type LiveTool } from "./state";
+import { isBusy, type LiveParts, type LiveTool } from "./state";
 import type { ActiveToolProgress, ChatError, ChatMessage, ChatStatus } from "./types";
 
 export interface UseChatOptions {
@@ -24,6 +24,8 @@ export interface UseChat {
   activeToolProgress: ActiveToolProgress | null;
   /** Tool calls of the running turn, by `[[tool:N]]` index. */
   liveTools: LiveTool[];
+  /** The model's cards, chips and actions of the running turn, shown as they came. */
+  liveParts: LiveParts;
   /** The error's message, for display; `chatError` says what Retry will do. */
   error: string | null;
   chatError: ChatError | null;
@@ -62,6 +64,7 @@ export function useChat({ api, context, schedule }: UseChatOptions): UseChat {
     statusText: state.statusText,
     activeToolProgress: state.activeToolProgress,
     liveTools: state.liveTools,
+    liveParts: state.liveParts,
     error: state.error?.message ?? null,
     chatError: state.error,
     conversationId: state.conversationId,

@@ -1,6 +1,6 @@
 import { ReasoningBlock } from "./ReasoningBlock";
 import { useCallback, useMemo, useState, type ReactNode } from "react";
-import { emptyMessage, liveSources, liveToolHistory } from "../state";
+import { emptyMessage, liveExtras, liveSources, liveToolHistory } from "../state";
 import type { PayloadHandler } from "../payloadRegistry";
 import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
 import type { UseChat } from "../useChat";
@@ -58,7 +58,7 @@ function keyOf(message: ChatMessage): string {
 
 export function MessageList(props: MessageListProps) {
   const { chat, onSend } = props;
-  const { messages, isLoading, streamingText, statusText, activeToolProgress, liveTools, chatError, status, runId } = chat;
+  const { messages, isLoading, streamingText, statusText, activeToolProgress, liveTools, liveParts, chatError, status, runId } = chat;
   const change = useMemo(() => [messages, streamingText, activeToolProgress, status], [messages, streamingText, activeToolProgress, status]);
   const { scrollerRef, contentRef, following, jumpToLatest } = useAutoScroll(change);
   const loadOlder = useLoadOlder(scrollerRef, chat.hasOlder, chat.loadOlder, messages[0]?.id);
@@ -99,13 +99,16 @@ export function MessageList(props: MessageListProps) {
         ? null
         : {
             ...emptyMessage(runId === null ? "streaming" : `run-${runId}`, "assistant", streamingText),
+            ...liveExtras(liveTools, liveParts),
             status: "running",
             tool_history: streamingTools,
             sources: streamingSources,
             run_id: runId,
           },
-    [streamingText, streamingTools, streamingSources, runId],
+    [streamingText, streamingTools, streamingSources, liveTools, liveParts, runId],
   );
+  // The model's cards as they come: "View" opens one while the answer goes on.
+  const liveViews = useMemo(() => (live === null ? NO_VIEWS : payloadViews(live, resolveHandler)), [live, resolveHandler]);
   const { streamingReasoning } = chat;
   const reasoningLive = isLoading && streamingReasoning !== "" && streamingText === "" && activeToolProgress === null;
   const showThinking = isLoading && streamingText === "" && activeToolProgress === null && !reasoningLive;
@@ -190,7 +193,7 @@ export function MessageList(props: MessageListProps) {
                 streaming={isLoading}
                 choices={STREAMING_CHOICES}
                 interactive={false}
-                payloadViews={NO_VIEWS}
+                payloadViews={liveViews}
                 onPick={onSend}
                 isActionAvailable={props.isActionAvailable}
                 onRunAction={props.onRunAction}

@@ -350,6 +350,21 @@ export interface ReasoningEvent {
 }
 
 /**
+ * Stream event: what the model wrote in its answer that is not text, taken out of the
+ * text as it streamed: a card (`payloads`, as `ChatResponsePayload.payloads` holds the
+ * model-written ones), suggested values, suggested actions, and warnings about ones it
+ * dropped. Each event holds what is new since the last; `complete` holds them all. The
+ * run's log keeps them, so an answer taken over or stopped keeps what the user saw.
+ */
+export interface ReplyPartsEvent {
+  type: "reply_parts";
+  payloads: CustomPayload[];
+  suggested_values: SuggestedValue[];
+  suggested_actions: SuggestedAction[];
+  warnings: string[];
+}
+
+/**
  * Where part of an answer comes from: a tool result's sources (`ToolResult(sources=)`),
  * which the model cites as `[n]` and the tray lists under the answer.
  *
@@ -383,6 +398,7 @@ export type StreamEvent =
   | StatusEvent
   | TextDeltaEvent
   | ReasoningEvent
+  | ReplyPartsEvent
   | ToolStartEvent
   | ToolProgressEvent
   | ToolCompleteEvent
@@ -508,4 +524,4 @@ export interface UserPublic {
 }
 
 /** Every value of StreamEvent's `type` discriminator. */
-export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","reasoning","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
+export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","reasoning","reply_parts","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
