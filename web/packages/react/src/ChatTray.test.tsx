@@ -132,7 +132,7 @@ describe("ChatTray", () => {
     await user.type(input(), "Hi there{Enter}");
     expect(input().value).toBe("");
     expect(document.activeElement).toBe(input());
-    expect(fake.calls[0]?.body).toEqual({ message: "Hi there", context: { current_page: "demo" }, conversation_id: null });
+    expect(fake.calls[0]?.body).toEqual({ message: "Hi there", context: { current_page: "demo" }, conversation_id: null, attachments: [] });
     const userBubble = within(log()).getByText("Hi there").closest("[data-role]");
     expect(userBubble?.getAttribute("data-role")).toBe("user");
     expect(screen.queryByText("Hello there")).toBeNull();

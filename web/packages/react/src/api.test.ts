@@ -3,7 +3,7 @@ import { FakeFetch, json, SseResponse } from "../test/sse-server";
 import { createChatApi, HttpError, StreamDroppedError, UnauthorizedError, type StreamItem } from "./api";
 import type { StreamEvent } from "./types";
 
-const request = { message: "hi", context: { current_page: "demo" }, conversation_id: null };
+const request = { message: "hi", context: { current_page: "demo" }, conversation_id: null, attachments: [] };
 const runHeaders = { "X-Run-Id": "r1", "X-Conversation-Id": "c1" };
 const delta = (text: string): StreamEvent => ({ type: "text_delta", text });
 const done: StreamEvent = { type: "cancelled" };

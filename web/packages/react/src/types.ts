@@ -1,6 +1,7 @@
 // UI-side types of the chat, built on the generated wire types.
 import type {
   ApprovalPublic,
+  AttachmentPublic,
   CustomPayload,
   FeedbackPublic,
   MessagePublic,
@@ -48,6 +49,8 @@ export interface ChatMessage {
   sibling_position: number;
   /** The user's own thumbs on this answer. */
   feedback: FeedbackPublic | null;
+  /** The files sent with a user message (none for other roles). */
+  attachments: AttachmentPublic[];
 }
 
 /** Thumbs up or down. */

@@ -54,7 +54,7 @@ describe("Branches", () => {
     expect(view(store.getState().messages)).toEqual(["user: Find base editing papers (2/2)"]);
     sse.send(1, { type: "cancelled" });
     await editing;
-    expect(fake.calls.find((c) => c.url.endsWith("/edit"))?.body).toEqual({ message: "Find base editing papers", context });
+    expect(fake.calls.find((c) => c.url.endsWith("/edit"))?.body).toEqual({ message: "Find base editing papers", context, attachments: [] });
   });
 
   it("Continue goes on from the stopped answer's text", async () => {
@@ -94,7 +94,7 @@ describe("Branches", () => {
     const sse = new SseResponse(runHeaders("r2"));
     fake.on("POST", "/api/chat/stream", () => sse.response);
     const sending = stream.start({ type: "send", message: emptyMessage("user-local-1", "user", "more") }, (signal) =>
-      api.chatStream({ message: "more", context, conversation_id: "c1" }, signal),
+      api.chatStream({ message: "more", context, conversation_id: "c1", attachments: [] }, signal),
     );
     await Promise.all([branches.regenerate("m2"), branches.editAndResend("m1", "other"), branches.selectBranch("m2", 1)]);
     expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual(["GET /api/conversations/c1", "POST /api/chat/stream"]);

@@ -67,7 +67,7 @@ describe("Decisions", () => {
     fake.on("POST", "/api/chat/stream", () => sse.response);
     sse.send(1, { type: "cancelled" });
     await stream.start({ type: "send", message: emptyMessage("user-local-1", "user", "More") }, (signal) =>
-      api.chatStream({ message: "More", context: {}, conversation_id: "c1" }, signal),
+      api.chatStream({ message: "More", context: {}, conversation_id: "c1", attachments: [] }, signal),
     );
     const answer = store.getState().messages.at(-1);
     expect(answer?.id).toBe("partial-r2");

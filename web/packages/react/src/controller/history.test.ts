@@ -80,7 +80,7 @@ describe("History", () => {
     fake.on("POST", "/api/chat/stream", () => sse.response);
     sse.send(1, { type: "cancelled" });
     await stream.start({ type: "send", message: emptyMessage("user-local-1", "user", "Find CRISPR papers") }, (signal) =>
-      api.chatStream({ message: "Find CRISPR papers", context: {}, conversation_id: null }, signal),
+      api.chatStream({ message: "Find CRISPR papers", context: {}, conversation_id: null, attachments: [] }, signal),
     );
     expect(ids(store.getState().messages)).toEqual(["user-local-1", "partial-r1"]);
     fake.on("GET", "/api/conversations/c1", () => json(storedConversation));

@@ -13,7 +13,7 @@ function turn(stopTimeoutMs?: number) {
   const parts = chatParts(stopTimeoutMs === undefined ? {} : { stopTimeoutMs });
   const sse = new SseResponse(runHeaders());
   parts.fake.on("POST", "/api/chat/stream", () => sse.response);
-  const done = parts.stream.start(question, (signal) => parts.api.chatStream({ message: "hi", context: {}, conversation_id: null }, signal));
+  const done = parts.stream.start(question, (signal) => parts.api.chatStream({ message: "hi", context: {}, conversation_id: null, attachments: [] }, signal));
   return { ...parts, sse, done };
 }
 

@@ -122,6 +122,7 @@ export interface ChatRequest {
     [key: string]: unknown;
   };
   conversation_id: string | null;
+  attachments: string[];
 }
 
 /**
@@ -229,6 +230,7 @@ export interface EditRequest {
   context: {
     [key: string]: unknown;
   };
+  attachments?: string[] | null;
 }
 
 /**
@@ -297,6 +299,7 @@ export interface MessagePublic {
   sibling_position: number;
   feedback: FeedbackPublic | null;
   model: string | null;
+  attachments?: AttachmentPublic[];
   reasoning: Reasoning | null;
 }
 
@@ -469,3 +472,11 @@ export interface UserPublic {
 
 /** Every value of StreamEvent's `type` discriminator. */
 export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","reasoning","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
+
+/** A stored attachment as the API shows it (placeholder until the server's schema has it). */
+export interface AttachmentPublic {
+  id: string;
+  name: string;
+  media_type: string;
+  size: number;
+}
