@@ -7,9 +7,12 @@ import { IconButton } from "./IconButton";
 /** The files of a message being written, as chips, and what the server refused of them. */
 export function AttachmentDraftList({ drafts }: { drafts: AttachmentDrafts }) {
   const { drafts: files, errors } = useAttachmentDrafts(drafts);
-  if (files.length === 0 && errors.length === 0) return null;
+  // Told to screen readers as it changes (a live region must be there before its words are).
+  const status = <p className="pc-visually-hidden" role="status">{summary(files.length, files.filter((f) => f.stored === null).length)}</p>;
+  if (files.length === 0 && errors.length === 0) return status;
   return (
     <div className="pc-attachment-drafts">
+      {status}
       {files.length > 0 && (
         <ul className="pc-attachment-list" aria-label="Attached files">
           {files.map((draft) => (
@@ -37,4 +40,10 @@ export function AttachmentDraftList({ drafts }: { drafts: AttachmentDrafts }) {
       )}
     </div>
   );
+}
+
+function summary(count: number, uploading: number): string {
+  if (count === 0) return "";
+  const files = count === 1 ? "1 file" : `${String(count)} files`;
+  return uploading === 0 ? `${files} attached` : `${files} attached, ${String(uploading)} uploading`;
 }
