@@ -9,7 +9,7 @@ import type {
   ActionResult,
   ApprovalDecisionRequest,
   ApprovalDecisionResult,
-  AttachmentPublic,
+  AttachmentRef,
   BranchTurnRequest,
   ChatRequest,
   ConversationDetail,
@@ -117,7 +117,7 @@ export interface ChatApi {
   /** Thumbs up or down on an answer, with an optional comment; answers the message. */
   setFeedback(conversationId: string, messageId: string, body: FeedbackRequest): Promise<MessagePublic>;
   /** POST /api/attachments: stores one file (multipart, field `file`); answers what was stored. */
-  uploadAttachment(file: File, signal?: AbortSignal): Promise<AttachmentPublic>;
+  uploadAttachment(file: File, signal?: AbortSignal): Promise<AttachmentRef>;
   /** DELETE /api/attachments/{id}: a file removed before its message was sent. */
   deleteAttachment(id: string): Promise<void>;
   /** Where an attachment's bytes are (GET, with the browser's session cookie). */
@@ -365,7 +365,7 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
     uploadAttachment(file, signal) {
       const form = new FormData();
       form.append("file", file, file.name);
-      return json<AttachmentPublic>("/api/attachments", { method: "POST", body: form, signal });
+      return json<AttachmentRef>("/api/attachments", { method: "POST", body: form, signal });
     },
 
     async deleteAttachment(id) {

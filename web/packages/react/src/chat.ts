@@ -12,7 +12,7 @@ import { LocalIds } from "./controller/ids";
 import { ChatStore, type Scheduler } from "./controller/store";
 import { RunStream } from "./controller/stream";
 import { emptyMessage, isBusy, type ChatState } from "./state";
-import type { AttachmentPublic, ChatRequest } from "./types";
+import type { AttachmentRef, ChatRequest } from "./types";
 
 export { frameScheduler, type Scheduler } from "./controller/store";
 
@@ -76,7 +76,7 @@ export class ChatController {
    * instead of the page context (a page that changed before the controller heard of it).
    * `attachments` (uploaded files) go with it; with them the text may be empty.
    */
-  send = async (text: string, context?: Record<string, unknown>, attachments: AttachmentPublic[] = []): Promise<void> => {
+  send = async (text: string, context?: Record<string, unknown>, attachments: AttachmentRef[] = []): Promise<void> => {
     if (text.trim() === "" && attachments.length === 0) return;
     await this.history.whenLoaded();
     const { status, conversationId } = this.store.getState();
@@ -104,7 +104,7 @@ export class ChatController {
   };
 
   /** A fresh set of drafts for editing a sent message, starting from the files it has. */
-  editDrafts = (initial: AttachmentPublic[]): AttachmentDrafts => new AttachmentDrafts({ api: this.api, initial });
+  editDrafts = (initial: AttachmentRef[]): AttachmentDrafts => new AttachmentDrafts({ api: this.api, initial });
 
   /** Stops the running answer: the server cancels the run and the stream ends with `cancelled`. */
   stop = (): Promise<void> => this.stream.stop();

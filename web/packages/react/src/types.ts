@@ -1,7 +1,7 @@
 // UI-side types of the chat, built on the generated wire types.
 import type {
   ApprovalPublic,
-  AttachmentPublic,
+  AttachmentRef,
   CustomPayload,
   FeedbackPublic,
   MessagePublic,
@@ -50,7 +50,7 @@ export interface ChatMessage {
   /** The user's own thumbs on this answer. */
   feedback: FeedbackPublic | null;
   /** The files sent with a user message (none for other roles). */
-  attachments: AttachmentPublic[];
+  attachments: AttachmentRef[];
 }
 
 /** Thumbs up or down. */

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { AttachmentDrafts } from "../controller/attachments";
-import type { AttachmentPublic } from "../types";
+import type { AttachmentRef } from "../types";
 import { useAttachmentDrafts } from "../useAttachmentDrafts";
 import { AttachButton } from "./AttachButton";
 import { AttachmentDraftList } from "./AttachmentDraftList";
@@ -10,7 +10,7 @@ export interface EditMessageProps {
   initial: string;
   /** The files of the question being edited: they stay unless removed, and more can be added. */
   drafts: AttachmentDrafts;
-  onSend: (text: string, attachments: AttachmentPublic[]) => void;
+  onSend: (text: string, attachments: AttachmentRef[]) => void;
   onCancel: () => void;
 }
 

@@ -1,12 +1,12 @@
 import { FileText } from "lucide-react";
 import { hasThumbnail } from "../attachments";
-import type { AttachmentPublic } from "../types";
+import type { AttachmentRef } from "../types";
 import { AttachmentLabel } from "./AttachmentLabel";
 import { useAttachmentSource } from "./AttachmentSource";
 import { AttachmentThumbnail } from "./AttachmentThumbnail";
 
 /** The files sent with a message, each a link that downloads it: a thumbnail for an image. */
-export function MessageAttachments({ attachments }: { attachments: AttachmentPublic[] }) {
+export function MessageAttachments({ attachments }: { attachments: AttachmentRef[] }) {
   const source = useAttachmentSource();
   if (attachments.length === 0) return null;
   return (

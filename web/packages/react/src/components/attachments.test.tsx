@@ -9,13 +9,13 @@ import { stored } from "../../test/fixtures";
 import { FakeFetch, json, SseResponse } from "../../test/sse-server";
 import { createChatApi } from "../api";
 import { ChatTray } from "../ChatTray";
-import type { AttachmentPublic, ConversationDetail, StreamEvent } from "../types";
+import type { AttachmentRef, ConversationDetail, StreamEvent } from "../types";
 import { MessageAttachments } from "./MessageAttachments";
 
 const png = () => new File([new Uint8Array([137, 80, 78, 71])], "screenshot.png", { type: "image/png" });
 const pdf = () => new File(["%PDF-1.4 a paper"], "paper.pdf", { type: "application/pdf" });
-const shot: AttachmentPublic = { id: "a1", name: "screenshot.png", media_type: "image/png", size: 2048 };
-const paper: AttachmentPublic = { id: "a2", name: "paper.pdf", media_type: "application/pdf", size: 1_572_864 };
+const shot: AttachmentRef = { id: "a1", name: "screenshot.png", media_type: "image/png", size: 2048 };
+const paper: AttachmentRef = { id: "a2", name: "paper.pdf", media_type: "application/pdf", size: 1_572_864 };
 
 const complete = (message: string): StreamEvent => ({
   type: "complete",
@@ -212,7 +212,7 @@ describe("attachments in the tray", () => {
     const form = screen.getByRole("form", { name: "Edit message" });
     expect(within(form).getByText("screenshot.png")).toBeTruthy();
     await user.click(within(form).getByRole("button", { name: "Remove paper.pdf" }));
-    const added: AttachmentPublic = { id: "a3", name: "notes.txt", media_type: "text/plain", size: 12 };
+    const added: AttachmentRef = { id: "a3", name: "notes.txt", media_type: "text/plain", size: 12 };
     fake.on("POST", "/api/attachments", () => json(added, 201));
     const inputs = container.querySelectorAll<HTMLInputElement>("input[data-attach-input]");
     await user.upload(inputs[0] as HTMLInputElement, new File(["some notes"], "notes.txt", { type: "text/plain" }));

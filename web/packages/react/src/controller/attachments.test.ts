@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { until } from "../../test/parts";
 import { FakeFetch, json } from "../../test/sse-server";
 import { createChatApi } from "../api";
-import type { AttachmentPublic } from "../types";
+import type { AttachmentRef } from "../types";
 import { AttachmentDrafts, type PreviewUrls } from "./attachments";
 
 const png = () => new File([new Uint8Array([137, 80, 78, 71])], "shot.png", { type: "image/png" });
 const pdf = () => new File(["%PDF-1.4 a paper"], "paper.pdf", { type: "application/pdf" });
-const stored = (id: string, name: string, media_type: string, size = 4): AttachmentPublic => ({ id, name, media_type, size });
+const stored = (id: string, name: string, media_type: string, size = 4): AttachmentRef => ({ id, name, media_type, size });
 
 /** An answer the test gives when it chooses (an upload that takes a while). */
 function later<T>() {
@@ -16,7 +16,7 @@ function later<T>() {
   return { promise, resolve };
 }
 
-function setup(initial?: AttachmentPublic[]) {
+function setup(initial?: AttachmentRef[]) {
   const fake = new FakeFetch();
   const api = createChatApi({ getToken: () => "tok", fetch: fake.fetch });
   const made: string[] = [];

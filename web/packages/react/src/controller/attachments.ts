@@ -3,7 +3,7 @@
 // sent. A plain store with its own listeners, no React (`useAttachmentDrafts` is the hook).
 import type { ChatApi } from "../api";
 import { hasThumbnail } from "../attachments";
-import type { AttachmentPublic } from "../types";
+import type { AttachmentRef } from "../types";
 import { errorMessage } from "./errors";
 
 /** One file of the message being written. */
@@ -16,7 +16,7 @@ export interface AttachmentDraft {
   /** An object URL of the file itself, for its thumbnail while it is unsent; null for other files. */
   preview: string | null;
   /** What the server stored; null while uploading. */
-  stored: AttachmentPublic | null;
+  stored: AttachmentRef | null;
   /** False for a file the message had already (an edit): removing it does not delete it. */
   owned: boolean;
 }
@@ -51,7 +51,7 @@ const browserPreviews: PreviewUrls = {
 export interface AttachmentDraftsOptions {
   api: Pick<ChatApi, "uploadAttachment" | "deleteAttachment">;
   /** Attachments the message has already (editing a sent message). */
-  initial?: AttachmentPublic[];
+  initial?: AttachmentRef[];
   previews?: PreviewUrls;
 }
 
@@ -127,7 +127,7 @@ export class AttachmentDrafts {
    * The uploaded files, for the message being sent, and a fresh start: they now belong to that
    * message. Null while a file is still uploading (the message must wait for it).
    */
-  take = (): AttachmentPublic[] | null => {
+  take = (): AttachmentRef[] | null => {
     if (this.state.pending) return null;
     const taken = this.state.drafts.flatMap((d) => (d.stored === null ? [] : [d.stored]));
     for (const draft of this.state.drafts) this.forget(draft);
@@ -149,7 +149,7 @@ export class AttachmentDrafts {
   private async upload(key: string, file: File): Promise<void> {
     const abort = new AbortController();
     this.uploads.set(key, abort);
-    let stored: AttachmentPublic;
+    let stored: AttachmentRef;
     try {
       stored = await this.api.uploadAttachment(file, abort.signal);
     } catch (error) {
@@ -177,7 +177,7 @@ export class AttachmentDrafts {
   }
 
   /** The draft once stored: the server's name and type (sniffed from the bytes) replace the browser's. */
-  private uploaded(draft: AttachmentDraft, stored: AttachmentPublic): AttachmentDraft {
+  private uploaded(draft: AttachmentDraft, stored: AttachmentRef): AttachmentDraft {
     let preview = draft.preview;
     if (preview !== null && !hasThumbnail(stored.media_type)) {
       this.previews.revoke(preview);

@@ -2,7 +2,7 @@
 // continued, and the picker between versions. The server keeps the versions and the one
 // chosen; after a branch the conversation is read back so the view shows its stored path.
 import type { BranchKind, ChatApi } from "../api";
-import type { AttachmentPublic } from "../types";
+import type { AttachmentRef } from "../types";
 import { emptyMessage, isBusy } from "../state";
 import { errorMessage } from "./errors";
 import type { History } from "./history";
@@ -45,7 +45,7 @@ export class Branches {
    * The question `messageId` as edited, sent as a branch beside it, with its own answer.
    * `attachments`, when given, are the files of the edited question (else it keeps its own).
    */
-  editAndResend = async (messageId: string, text: string, attachments?: AttachmentPublic[]): Promise<void> => {
+  editAndResend = async (messageId: string, text: string, attachments?: AttachmentRef[]): Promise<void> => {
     const files = attachments ?? this.store.getState().messages.find((m) => m.id === messageId)?.attachments ?? [];
     if (text.trim() === "" && files.length === 0) return;
     await this.branch("edit", messageId, text, files);
@@ -68,7 +68,7 @@ export class Branches {
     }
   };
 
-  private async branch(kind: BranchKind, messageId: string, text?: string, attachments: AttachmentPublic[] = []): Promise<void> {
+  private async branch(kind: BranchKind, messageId: string, text?: string, attachments: AttachmentRef[] = []): Promise<void> {
     await this.history.whenLoaded();
     if (isBusy(this.store.getState().status)) return;
     const target = await this.history.stored(messageId);

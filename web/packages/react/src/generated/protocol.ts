@@ -299,7 +299,7 @@ export interface MessagePublic {
   sibling_position: number;
   feedback: FeedbackPublic | null;
   model: string | null;
-  attachments?: AttachmentPublic[];
+  attachments?: AttachmentRef[];
   reasoning: Reasoning | null;
 }
 
@@ -474,7 +474,7 @@ export interface UserPublic {
 export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","reasoning","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
 
 /** A stored attachment as the API shows it (placeholder until the server's schema has it). */
-export interface AttachmentPublic {
+export interface AttachmentRef {
   id: string;
   name: string;
   media_type: string;
