@@ -13,10 +13,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    model_validator,
+)
 
 __all__ = [
     "AI_SDK_DATA_PARTS",
+    "MAX_ATTACHMENTS",
     "MAX_JSON_DEPTH",
     "MAX_JSON_VALUES",
     "MAX_MESSAGE_CHARS",
@@ -31,6 +39,7 @@ __all__ = [
     "ApprovalRequestedEvent",
     "ApprovalResolvedEvent",
     "ApprovalStatus",
+    "AttachmentRef",
     "BranchSelectRequest",
     "BranchTurnRequest",
     "CancelledEvent",
@@ -515,19 +524,40 @@ _Text = Annotated[str, AfterValidator(_storable)]
 _JsonObject = Annotated[dict[str, Any], AfterValidator(_bounded), AfterValidator(_storable)]
 
 
-class ChatRequest(_Model):
-    """The body of `POST /api/chat/stream`: the user's message and page, and the conversation."""
+MAX_ATTACHMENTS = 20
+"""The most attachment ids a request may name; each role's own limit is lower
+(`QuotaPolicy.attachments_per_message`)."""
 
-    message: _Text = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+_AttachmentIds = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=64)]], Field(max_length=MAX_ATTACHMENTS)
+]
+
+
+class AttachmentRef(_Model):
+    """A file a user message carries (`POST /api/attachments` made it): what the tray shows."""
+
+    id: str
+    name: str
+    media_type: str
+    """Sniffed from the bytes: image/png, image/jpeg, image/webp, image/gif,
+    application/pdf, text/plain or application/json."""
+    size: int
+
+
+class ChatRequest(_Model):
+    """The body of `POST /api/chat/stream`: the user's message and page, the conversation,
+    and the ids of the files the message carries. The text may be empty when files come."""
+
+    message: _Text = Field(default="", max_length=MAX_MESSAGE_CHARS)
     context: _JsonObject = Field(default_factory=dict)
     conversation_id: _Text | None = Field(default=None, max_length=64)
+    attachments: _AttachmentIds = Field(default_factory=list)
 
-    @field_validator("message")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
+    @model_validator(mode="after")
+    def _not_blank(self) -> ChatRequest:
+        if not self.message.strip() and not self.attachments:
             raise ValueError("message must not be blank")
-        return value
+        return self
 
 
 class ActionRequest(_Model):
@@ -635,6 +665,8 @@ class MessagePublic(_Model):
     """The request a `needs_approval` answer waits for."""
     parent_id: str | None = None
     """The message this one follows; None for the conversation's first."""
+    attachments: list[AttachmentRef] = Field(default_factory=list)
+    """A user message's files, in the order sent."""
     sibling_count: int = 1
     """How many messages share this one's parent: regenerated answers, edited questions."""
     sibling_position: int = 1
@@ -708,17 +740,18 @@ class BranchTurnRequest(_Model):
 
 
 class EditRequest(_Model):
-    """The body of edit-and-resend: the new text of the user's message."""
+    """The body of edit-and-resend: the new text of the user's message, and its files
+    (None: the edited message's own; a list replaces them)."""
 
-    message: _Text = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    message: _Text = Field(default="", max_length=MAX_MESSAGE_CHARS)
     context: _JsonObject = Field(default_factory=dict)
+    attachments: _AttachmentIds | None = None
 
-    @field_validator("message")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
+    @model_validator(mode="after")
+    def _not_blank(self) -> EditRequest:
+        if not self.message.strip() and not self.attachments:
             raise ValueError("message must not be blank")
-        return value
+        return self
 
 
 class BranchSelectRequest(_Model):

@@ -55,6 +55,14 @@ class QuotaPolicy(BaseModel):
     tokens_per_day: int = Field(default=2_000_000, ge=1)
     """Model tokens (input and output) a day, UTC."""
     max_message_chars: int = Field(default=MAX_MESSAGE_CHARS, ge=1, le=MAX_MESSAGE_CHARS)
+    attachment_bytes: int = Field(default=10 * 1024 * 1024, ge=1)
+    """The largest file one upload may be (`POST /api/attachments`: 413 over it)."""
+    attachments_per_message: int = Field(default=5, ge=0)
+    """Files one message may carry (422 over it)."""
+    attachment_bytes_per_day: int = Field(default=100 * 1024 * 1024, ge=1)
+    """Bytes a user may upload a day, UTC (429 over it)."""
+    attachment_bytes_stored: int = Field(default=500 * 1024 * 1024, ge=1)
+    """Bytes of attachments a user may keep at once (429 over it; deleting frees them)."""
 
 
 class QuotaSettings(BaseModel):

@@ -75,6 +75,18 @@ class Settings(BaseSettings):
     secret: str | None = Field(default=None, alias="PAGECHAT_SECRET")
     """JWT signing key. Unset in development: one is generated and kept in `state_dir`."""
     state_dir: Path = Field(default=Path(".pagechat"), alias="PAGECHAT_STATE_DIR")
+    attachments_storage: Literal["files", "database"] = Field(
+        default="files", alias="PAGECHAT_ATTACHMENTS_STORAGE"
+    )
+    """Where uploaded files' bytes live: `files` (a folder, one host) or `database` (the
+    database, for several hosts that share no folder)."""
+    attachments_dir: Path | None = Field(default=None, alias="PAGECHAT_ATTACHMENTS_DIR")
+    """The folder of `files` storage; unset: `attachments` in `PAGECHAT_STATE_DIR`."""
+    attachments_retention_days: int | None = Field(
+        default=None, ge=1, alias="PAGECHAT_ATTACHMENTS_RETENTION_DAYS"
+    )
+    """Attachments older than this many days are deleted (hourly sweep); unset: kept
+    until their conversation is deleted."""
     token_ttl_minutes: int = Field(
         default=defaults.TOKEN_TTL_MINUTES, alias="PAGECHAT_TOKEN_TTL_MINUTES"
     )

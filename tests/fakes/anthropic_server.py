@@ -762,6 +762,16 @@ def _thinking_problem(body: dict[str, Any]) -> str | None:
                 return f"messages.{i}.content: Invalid `data` in `redacted_thinking` block"
     if thinking is None or thinking.get("type") != "enabled":
         return None
+    final = messages[-1] if messages else {}
+    if final.get("role") == "assistant":
+        blocks = final.get("content") if isinstance(final.get("content"), list) else []
+        first = blocks[0].get("type") if blocks else "text"
+        if first not in ("thinking", "redacted_thinking"):
+            return (
+                f"messages.{len(messages) - 1}.content.0.type: Expected `thinking` or "
+                f"`redacted_thinking`, but found `{first}`. When `thinking` is enabled, a "
+                "final `assistant` message must start with a thinking block."
+            )
     # The assistant turn the last user message's tool results answer must start with its
     # thinking: the API cannot check the model's reasoning across a tool call otherwise.
     for i in range(len(messages) - 1, 0, -1):

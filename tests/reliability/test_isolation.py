@@ -26,7 +26,7 @@ from pagechat.auth import create_access_token
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, UserTurn, tool_call
 from pagechat.pages import ActionContext, PayloadConfig, ServerAction, register_page
 from pagechat.store.approvals import Approval
-from pagechat.store.tables import ApiKey
+from pagechat.store.tables import ApiKey, Attachment
 from pagechat.testing import TEST_PASSWORD, frames
 from pagechat.tools import ToolConfig
 from tests.conftest import TEST_SECRET, Account
@@ -76,6 +76,8 @@ class World:
     """A tool call of Alice's, in a conversation of its own, waiting for her approval."""
     api_key_id: str
     """An API key of Alice's."""
+    attachment_id: str
+    """A file Alice uploaded and has not sent."""
 
 
 async def _reply(request: ModelRequest) -> AsyncIterator[ScriptItem]:
@@ -149,6 +151,12 @@ async def world(live: Live) -> World:
         "/api/auth/api-keys", json={"name": "ledger bot"}, headers=live.alice.headers
     )
     assert key.status_code == 201, key.text
+    upload = await live.client.post(
+        "/api/attachments",
+        files={"file": ("ledger.csv", b"account,total\nA-1,1\n", "text/csv")},
+        headers=live.alice.headers,
+    )
+    assert upload.status_code == 201, upload.text
     return World(
         conversation_id,
         finished.headers["x-run-id"],
@@ -159,6 +167,7 @@ async def world(live: Live) -> World:
         actions,
         waiting["approval"]["id"],
         key.json()["id"],
+        upload.json()["id"],
     )
 
 
@@ -174,6 +183,8 @@ class Route:
     path: str
     """With `{conversation_id}` / `{run_id}` / `{message_id}` filled from the world."""
     body: Callable[[World], dict[str, Any] | None] = lambda _w: None
+    files: dict[str, tuple[str, bytes, str]] | None = None
+    """A multipart body instead of `body` (an upload)."""
     run: str = "finished"
     """Which of Alice's runs `{run_id}` is: `finished` or `live`."""
     stranger: str = "404"
@@ -199,12 +210,16 @@ class Route:
             message_id=message_id,
             approval_id=world.approval_id,
             key_id=world.api_key_id,
+            attachment_id=world.attachment_id,
         )
 
     async def send(self, live: Live, world: World, headers: dict[str, str]) -> httpx.Response:
         # Streams are read to their end: a relayed run is part of the answer.
+        content: dict[str, Any] = (
+            {"files": self.files} if self.files is not None else {"json": self.body(world)}
+        )
         async with live.client.stream(
-            self.method, self.url(world), json=self.body(world), headers=headers
+            self.method, self.url(world), headers=headers, **content
         ) as response:
             await response.aread()
             return response
@@ -232,6 +247,16 @@ CHECKED: dict[tuple[str, str], Route] = {
     ),
     ("DELETE", "/api/auth/api-keys/{key_id}"): Route("DELETE", "/api/auth/api-keys/{key_id}"),
     ("GET", "/api/conversations"): Route("GET", "/api/conversations", stranger="own"),
+    ("POST", "/api/attachments"): Route(
+        "POST",
+        "/api/attachments",
+        files={"file": ("note.txt", b"a note", "text/plain")},
+        stranger="own",
+    ),
+    ("GET", "/api/attachments/{attachment_id}"): Route("GET", "/api/attachments/{attachment_id}"),
+    ("DELETE", "/api/attachments/{attachment_id}"): Route(
+        "DELETE", "/api/attachments/{attachment_id}"
+    ),
     ("GET", "/api/pages"): Route("GET", "/api/pages", stranger="own"),
     ("GET", "/api/payload-types"): Route("GET", "/api/payload-types", stranger="own"),
     # Words of Alice's answers: another user's search finds none of her conversations.
@@ -409,6 +434,7 @@ async def _snapshot(live: Live, world: World) -> dict[str, Any]:
         "actions": list(world.actions),
         "approvals": await _approvals(live),
         "api_keys": await _api_keys(live, live.alice.user.id),
+        "attachments": await _attachments(live, live.alice.user.id),
     }
 
 
@@ -420,6 +446,13 @@ async def _approvals(live: Live) -> list[dict[str, Any]]:
         {column.key: getattr(row, column.key) for column in Approval.__table__.columns}
         for row in rows
     ]
+
+
+async def _attachments(live: Live, user_id: str) -> list[str]:
+    """The ids of `user_id`'s attachments: a stranger must not delete Alice's."""
+    async with live.app.state.chat.sessions() as session:
+        query = select(Attachment.id).where(Attachment.user_id == user_id).order_by(Attachment.id)
+        return list((await session.scalars(query)).all())
 
 
 async def _api_keys(live: Live, user_id: str) -> list[str]:
@@ -458,6 +491,7 @@ async def test_another_user_gets_404_and_changes_nothing(
             "Run not found",
             "Approval not found",
             "No such API key",
+            "Attachment not found",
         )
     assert await _snapshot(live, world) == before
 
@@ -556,6 +590,8 @@ def _documents(response: httpx.Response) -> list[Any]:
             for line in response.text.splitlines()
             if line.startswith("data:") and line != "data: [DONE]"
         ]
+    if not response.headers.get("content-type", "").startswith("application/json"):
+        return []  # a file's bytes (an attachment's download), or no body
     return [response.json()] if response.content else []
 
 

@@ -23,7 +23,7 @@ from redis.asyncio import Redis
 from pagechat.chat.resume import UNKNOWN_OUTCOME_RESULT
 from tests.conftest import PASSWORD
 from tests.support.deployment import Deployment, deploy
-from tests.support.numbered import INPUT_TOKENS, words
+from tests.support.numbered import INPUT_TOKENS, THOUGHT, words
 from tests.support.takeover_app import LOOKUP_CARD
 from tests.support.workers import Event, Worker, events
 
@@ -84,10 +84,11 @@ async def _stored(deployment: Deployment, worker: Worker, conversation_id: str) 
 
 
 async def _kill_owner_and_follow(
-    deployment: Deployment, message: str, killed_when: Any
+    deployment: Deployment, message: str, killed_when: Any, *, begun: str = "text_delta"
 ) -> tuple[list[Event], str]:
-    """Start an answer on worker a, follow it from worker b from the start, SIGKILL a
-    once `killed_when(events so far)`; every event b saw, and the conversation's id."""
+    """Start an answer on worker a, follow it from worker b from the start once a streams
+    an event of kind `begun`, SIGKILL a once `killed_when(events so far)`; every event b
+    saw, and the conversation's id."""
     a, b = deployment.workers[0], deployment.workers[1]
     async with (
         deployment.client(a) as on_a,
@@ -96,7 +97,7 @@ async def _kill_owner_and_follow(
     ):
         run_id = live.headers["X-Run-Id"]
         conversation_id = live.headers["X-Conversation-Id"]
-        await _until(events(live), lambda got: any(e.type == "text_delta" for e in got))
+        await _until(events(live), lambda got: any(e.type == begun for e in got))
         async with on_b.stream(
             "GET", f"/api/chat/runs/{run_id}/events", headers={"Last-Event-ID": "0"}
         ) as followed:
@@ -164,6 +165,53 @@ async def test_killing_the_owner_after_a_tool_completed_runs_the_tool_once(
     assert stored["usage"] == final["usage"]
     counts = {k: stored["usage"][k] for k in ("input_tokens", "output_tokens")}
     assert counts == {"input_tokens": 2 * INPUT_TOKENS, "output_tokens": 6 + went_on}
+
+
+THINKING = pytest.mark.parametrize(
+    "deployment", [{"env": {"PAGECHAT_THINKING_BUDGET": "1024"}}], indirect=True
+)
+
+
+def _thought(got: list[Event]) -> str:
+    return "".join(str(e.data["text"]) for e in got if e.type == "reasoning")
+
+
+@THINKING
+async def test_killing_the_owner_after_it_thought_keeps_its_reasoning_once(
+    deployment: Deployment,
+) -> None:
+    got, conversation_id = await _kill_owner_and_follow(
+        deployment, "think words 40", lambda got: _text(got).count(" ") >= 8
+    )
+
+    _one_stream(got)
+    assert got[-1].type == "complete" and _text(got) == words(40)
+    # Thinking blocks cannot be sent back without their signatures: the answer went on
+    # from its text without thinking again, and the reasoning shown is stored once.
+    assert _thought(got) == THOUGHT
+    stored = await _stored(deployment, deployment.workers[1], conversation_id)
+    assert stored["content"] == _text(got)
+    assert stored["reasoning"]["text"] == THOUGHT
+
+
+@THINKING
+async def test_killing_the_owner_mid_thought_keeps_the_part_shown(
+    deployment: Deployment,
+) -> None:
+    got, conversation_id = await _kill_owner_and_follow(
+        deployment,
+        "think words 20",
+        lambda got: _thought(got).count(" ") >= 8,
+        begun="reasoning",
+    )
+
+    _one_stream(got)
+    assert got[-1].type == "complete" and _text(got) == words(20)
+    resumed = next(i for i, e in enumerate(got) if e.type == "status" and "Resuming" in str(e.data))
+    before, after = _thought(got[:resumed]), _thought(got[resumed:])
+    assert THOUGHT.startswith(before) and before and after == THOUGHT
+    stored = await _stored(deployment, deployment.workers[1], conversation_id)
+    assert stored["reasoning"]["text"] == before + "\n\n" + after
 
 
 async def test_killing_the_owner_during_a_write_tool_tells_the_model_and_runs_it_once(

@@ -5,7 +5,9 @@ written (an assistant prefill after a takeover or Continue, or the text before a
 call) is read back, and the answer goes on from the next number, so a test can check
 that the stored answer holds every word exactly once, in order. `tool NAME` in the
 question: the first step writes five words and calls NAME; after its result the words go
-on, prefixed by `UNKNOWN-SEEN ` when the result said the outcome is unknown.
+on, prefixed by `UNKNOWN-SEEN ` when the result said the outcome is unknown. `think` in
+the question, with thinking on in the request: a fresh answer first streams `THOUGHT`
+(a thinking block), slowly enough that a test can kill its worker meanwhile.
 
 Each reply reports `INPUT_TOKENS` in and one output token per item it streams (a word,
 a tool call), so a test can sum what an answer's calls used.
@@ -16,12 +18,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.fakes.anthropic_server import Response, ToolUse, reply
+from tests.fakes.anthropic_server import Response, Thinking, ToolUse, reply
 
-__all__ = ["INPUT_TOKENS", "numbered_answer", "words"]
+__all__ = ["INPUT_TOKENS", "THOUGHT", "numbered_answer", "words"]
 
 PACE = 25.0  # tokens per second
 INPUT_TOKENS = 25
+THOUGHT = "".join(f"t{i} " for i in range(40))
+"""The reasoning a `think` question's fresh answer streams first (40 pieces)."""
 
 
 def words(count: int, start: int = 0) -> str:
@@ -75,6 +79,8 @@ def numbered_answer(body: dict[str, Any], *, pace: float = PACE) -> Response:
         items[0] = " " + items[0]
     if told_unknown:
         items.insert(0, "UNKNOWN-SEEN ")
+    if "think" in question and body.get("thinking") and not numbers:
+        items.insert(0, Thinking(THOUGHT, fragments=40))
     return _reply(items or [" "], pace)
 
 

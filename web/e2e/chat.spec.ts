@@ -128,6 +128,29 @@ test.describe("the visual states of a turn", () => {
     await expect(chat.log.getByRole("note")).toHaveCount(0);
   });
 
+  test("the model's reasoning streams as Thinking…, then folds to Thought for N s, the same after a reload", async ({ chat, page }) => {
+    await chat.send("reason it through");
+    const live = chat.log.locator('[data-reasoning="live"]');
+    await expect(live.getByRole("status")).toHaveText("Thinking…");
+    await expect(live).toContainText("Step 2 of weighing the question.");
+    await shot(page, "05c-reasoning-live");
+    await expect(chat.answers.last()).toContainText("The reasoned answer.");
+    const folded = chat.answers.last().locator('[data-reasoning="done"]');
+    const summary = folded.locator("summary");
+    await expect(summary).toHaveText(/^Thought for [12] s$/);
+    // Collapsed: the reasoning is there to read, not in the way.
+    await expect(folded.getByText("Step 6 of weighing the question.")).toBeHidden();
+    await summary.click();
+    await expect(folded.getByText(/Step 1 of weighing.*Step 6 of weighing the question\./)).toBeVisible();
+    const label = await summary.textContent();
+    await page.reload();
+    const reloaded = chat.answers.last().locator('[data-reasoning="done"]');
+    await expect(reloaded.locator("summary")).toHaveText(label ?? "");
+    await reloaded.locator("summary").click();
+    await expect(reloaded.getByText(/Step 1 of weighing.*Step 6 of weighing the question\./)).toBeVisible();
+    await expect(chat.answers.last()).toContainText("The reasoned answer.");
+  });
+
   test("a model error keeps the partial text and offers Retry", async ({ chat, page }) => {
     await chat.send("cause an error");
     const failed = chat.log.locator('[data-role="assistant"][data-status="error"]');

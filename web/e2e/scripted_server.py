@@ -11,6 +11,7 @@ The model's reply depends on keywords in the last user message:
   suggest   suggested values and actions                 markdown  rich and hostile markdown
   context   echoes the project name from the page context
   think     a pause before the text                      error  the model fails after some text
+  reason    reasoning streamed over about 1.5 s, then the answer
   cutoff    text cut off by the output limit (max_tokens)
   garbled   a PROJECT_PROPOSAL whose data is off its schema (an error card, not raw JSON)
   pick      a call of `present_choices` (the choices end the answer: no card, no second call)
@@ -49,6 +50,7 @@ import uvicorn
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pagechat.auth.login import InvalidCredentials, PasswordLogin
+from pagechat.events import ReasoningDelta
 from pagechat.identity import Principal
 from pagechat.models import FunctionModel, ModelRequest, Pause, ScriptItem, tool_call
 from pagechat.models.base import AssistantTurn, ModelFinish, ToolResultsTurn, UserTurn
@@ -491,6 +493,12 @@ def reply(request: ModelRequest) -> list[ScriptItem]:
         return [f"Version {next(_VERSIONS)} of the answer."]
     if "cutoff" in text:
         return ["This answer stops in the middle of a sent", ModelFinish(stop_reason="max_tokens")]
+    if "reason" in text:
+        thoughts = [f"Step {i} of weighing the question. " for i in range(1, 7)]
+        steps: list[ScriptItem] = []
+        for thought in thoughts:
+            steps += [ReasoningDelta(text=thought), Pause(0.25)]
+        return [*steps, "The reasoned answer."]
     if "think" in text:
         return [Pause(1.5), "Done thinking."]
     if "error" in text:

@@ -258,5 +258,12 @@ test("after an approved deletion the report's page moves on to the stream's repo
   await expect(chat.log.locator('.pc-tool-card-badge[data-approval="approved"]')).toHaveAttribute("data-tone", "success");
   await expect(chat.answers.last()).toContainText(`Deleted report ${reportId}`);
   await shot(page, "ux-after-deletion");
+  // Its address opened later says it is gone and leads on, instead of a Retry that fails again.
+  await page.goto(reportPath);
+  const gone = page.getByRole("alert").filter({ hasText: "The report was not found" });
+  await expect(gone).toContainText("it may have been deleted");
+  await expect(page.getByRole("button", { name: "Retry" })).toHaveCount(0);
+  await gone.getByRole("link", { name: "Go to your streams" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Research streams" })).toBeVisible();
   await page.context().close();
 });

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import defaults
 from ..models.base import (
     AssistantTurn,
+    FilePart,
     ModelMessage,
     ToolCallPart,
     ToolResultPart,
@@ -39,6 +40,8 @@ DEFAULT_HISTORY_BUDGET = defaults.HISTORY_BUDGET
 """Characters of earlier conversation sent with each turn."""
 
 TOOL_OUTPUT_CHARS = 600
+_IMAGE_CHARS = 2_000
+"""What an image counts for against the history budget."""
 _MARKER = re.compile(r"\[\[tool:(\d+)\]\]")
 _STATUS_NOTES = {
     "cancelled": "\n\n(The user stopped this answer here.)",
@@ -231,9 +234,15 @@ def _answer_step(msg: MessagePublic, start: int) -> tuple[Any, ...] | None:
     )
 
 
-def _as_turn(msg: MessagePublic, *, answered: bool = False) -> ModelMessage | None:
+def _as_turn(
+    msg: MessagePublic, *, answered: bool = False, files: tuple[FilePart, ...] = ()
+) -> ModelMessage | None:
     if msg.role == "user":
-        return UserTurn(msg.content)
+        if msg.attachments and not files:
+            # Files beyond those the model gets again: it reads that they were there.
+            names = ", ".join(a.name for a in msg.attachments)
+            return UserTurn(f"{msg.content}\n[Files sent with this message: {names}]".strip())
+        return UserTurn(msg.content, files=files)
     if msg.role == "action":
         # The stored outcome, not what was hoped: a failed action is told as failed.
         if msg.status == "error":
@@ -247,7 +256,8 @@ def _as_turn(msg: MessagePublic, *, answered: bool = False) -> ModelMessage | No
 
 def _size(turn: ModelMessage) -> int:
     if isinstance(turn, UserTurn):
-        return len(turn.text)
+        # An image counts as a short text would: its tokens are not characters.
+        return len(turn.text) + sum(len(f.text) or _IMAGE_CHARS for f in turn.files)
     if isinstance(turn, AssistantTurn):
         return len(turn.text) + sum(len(json.dumps(c.input)) + len(c.name) for c in turn.tool_calls)
     return sum(len(r.content) for r in turn.results)
@@ -258,8 +268,12 @@ def build_history(
     *,
     budget: int = DEFAULT_HISTORY_BUDGET,
     native_tools: bool = True,
+    files: Mapping[str, tuple[FilePart, ...]] | None = None,
 ) -> list[ModelMessage]:
     """Earlier messages (oldest first) → model turns, newest first within `budget` characters.
+
+    `files` are the user messages' files the model gets again, by message id (the rest
+    are named in their message's text).
 
     With `native_tools`, earlier tool calls and results go in the providers' tool-use form
     (a provider may refuse tool-use blocks in a request that offers no tools: pass False
@@ -288,7 +302,7 @@ def build_history(
                 spent += size
                 continue
             # Alone over budget: told as text below, which keeps its end.
-        turn = _as_turn(msg, answered=answered)
+        turn = _as_turn(msg, answered=answered, files=(files or {}).get(msg.id, ()))
         answered = answered or msg.role == "user"
         if turn is None:
             continue

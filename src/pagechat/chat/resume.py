@@ -32,7 +32,7 @@ from ..events import Status, ToolComplete, ToolStart, decode_event
 from ..identity import Principal
 from ..models.base import ModelMessage, TokenUsage
 from ..pages import TurnSetup, prepare_turn
-from ..protocol import CustomPayload, MessagePublic, ToolHistoryEntry
+from ..protocol import CustomPayload, MessagePublic, Reasoning, ToolHistoryEntry
 from ..runs import Claim, Run, interrupted_event
 from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
 from ..store.tables import utcnow
@@ -131,6 +131,9 @@ class Rebuilt:
     usage: TokenUsage = field(default_factory=TokenUsage)
     """Tokens the answer used before the worker stopped: its model calls up to the last
     completed tool call (a call cut off midway reported none)."""
+    reasoning: Reasoning | None = None
+    """The model's reasoning the followers saw. The log keeps no times, so its seconds
+    are 0: the taken-over answer counts only the reasoning timed after it."""
 
 
 def rebuild(
@@ -146,9 +149,12 @@ def rebuild(
     history = list(tool_history)
     started: list[ToolStart] = []
     usage = TokenUsage()
+    thoughts: list[str] = []
     for _seq, kind, data in entries:
         if kind == "text_delta":
             text.append(orjson.loads(data)["text"])
+        elif kind == "reasoning":
+            thoughts.append(orjson.loads(data)["text"])
         elif kind == "tool_start":
             event = orjson.loads(data)
             started.append(
@@ -178,7 +184,14 @@ def rebuild(
                 usage = TokenUsage(
                     u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
                 )
-    return Rebuilt(content="".join(text), tool_history=history, running=started, usage=usage)
+    reasoning = Reasoning(text="".join(thoughts), seconds=0) if thoughts else None
+    return Rebuilt(
+        content="".join(text),
+        tool_history=history,
+        running=started,
+        usage=usage,
+        reasoning=reasoning,
+    )
 
 
 class AnswerTakeover:
@@ -205,6 +218,7 @@ class AnswerTakeover:
         turn = TurnState(ids, setup, question=spec.get("question", ""))
         turn.text.append(rebuilt.content)
         turn.tool_history.extend(rebuilt.tool_history)
+        turn.thought_before = rebuilt.reasoning
         # Counted in by the loop (`spent`): the stored answer sums both workers' tokens.
         turn.usage = rebuilt.usage
         # Its writes fenced by this claim's epoch: the stopped owner's, if it was only
@@ -340,6 +354,7 @@ class AnswerTakeover:
             tool_history=rebuilt.tool_history,
             payloads=[e.payload for e in rebuilt.tool_history if e.payload is not None],
             usage=usage_of(rebuilt.usage),
+            reasoning=rebuilt.reasoning,
             error=str(getattr(error, "message", "")) or None,
             # The run has ended in Redis: no owner of it writes after this one.
             writer=RunFence(claim.run_id, claim.takeovers),

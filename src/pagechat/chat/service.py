@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from ..attachments import Attachments, TooManyAttachments
+from ..attachments.content import file_parts
 from ..identity import Principal
-from ..models.base import Model, ModelMessage
+from ..models.base import FilePart, Model, ModelMessage
 from ..pages import TurnSetup, prepare_turn
-from ..protocol import ChatRequest
+from ..protocol import AttachmentRef, ChatRequest, MessagePublic
 from ..quotas import Quotas
 from ..runs import Draining, Run, RunManager, RunObserver
 from ..store.base import BranchKind, ChatStore, TurnIds
@@ -45,6 +47,9 @@ __all__ = ["ChatConfig", "ChatService", "ModelSource"]
 
 logger = logging.getLogger(__name__)
 
+EARLIER_FILE_MESSAGES = 3
+"""Earlier user messages whose files the model gets again on a later turn (the newest)."""
+
 ModelSource = Model | Callable[[], Model]
 """The app's model: one `Model`, or a function called for each turn to give it."""
 
@@ -62,8 +67,11 @@ class ChatService:
         sessions: async_sessionmaker[AsyncSession] | None = None,
         tracer: Tracer | None = None,
         quotas: Quotas | None = None,
+        attachments: Attachments | None = None,
     ) -> None:
         self._model = model
+        self.attachments = attachments
+        """Uploaded files a message may carry; None: a message with attachments is refused."""
         self.quotas = quotas
         """Per-user limits on turns; None: unlimited (tests, embedded use)."""
         self._tracer = tracer
@@ -147,6 +155,7 @@ class ChatService:
             created = await self.store.ensure_conversation(
                 user=user, conversation_id=request.conversation_id, title=conversation_title
             )
+        refs = await self._files_of(user, request.attachments, request.conversation_id)
         run_id = await self._admit(user, request.message)
         async with self._releasing_on_error(user, run_id):
             earlier = (
@@ -165,12 +174,18 @@ class ChatService:
                 conversation_id=request.conversation_id,
                 message=request.message,
                 run_id=run_id,
+                attachments=[ref.model_dump() for ref in refs],
             )
+            if refs and self.attachments is not None:
+                await self.attachments.attach([ref.id for ref in refs], started.ids.conversation_id)
+            files, earlier_files = await self._model_files(user, refs, earlier)
         messages = TurnRunner.build_messages(
             earlier=earlier,
             question=request.message,
             setup=setup,
             budget=self.config.history_budget,
+            files=files,
+            earlier_files=earlier_files,
         )
         turn = TurnState(started.ids, setup, question=request.message, stored=started.written)
         # A client's frontend tools are not there for another worker: no takeover then.
@@ -197,20 +212,32 @@ class ChatService:
         kind: BranchKind,
         context: dict[str, Any],
         message: str | None = None,
+        attachments: Sequence[str] | None = None,
     ) -> Run:
         """Regenerate an answer, edit and resend a question, or continue a stopped answer
-        (`BranchKind`), as a run like any turn's.
+        (`BranchKind`), as a run like any turn's. An edit carries `attachments` (ids), or
+        None to keep the edited question's files; the others keep the question's.
 
         Raises ConversationNotFound, MessageNotFound, AnswerRunning, NotBranchable,
-        QuotaExceeded and Draining.
+        QuotaExceeded, AttachmentNotFound, TooManyAttachments and Draining.
         """
         setup = self._prepare(user, context)
+        new_refs = (
+            await self._files_of(user, attachments, conversation_id)
+            if kind == "edit" and attachments is not None
+            else None
+        )
         run_id = await self._admit(user, message or "")
         async with self._releasing_on_error(user, run_id):
             earlier = await self.store.history(
                 user=user, conversation_id=conversation_id, leaf_id=message_id
             )
             await self._refuse_while_waiting(conversation_id)
+            # `earlier` is the path down to the message the branch starts at.
+            target = earlier.pop() if earlier and earlier[-1].id == message_id else None
+            refs = new_refs
+            if kind == "edit" and refs is None and target is not None:
+                refs = list(target.attachments)
             ids = await self.store.begin_branch(
                 user=user,
                 conversation_id=conversation_id,
@@ -218,14 +245,18 @@ class ChatService:
                 kind=kind,
                 run_id=run_id,
                 message=message,
+                attachments=[ref.model_dump() for ref in refs or ()],
             )
-        # `earlier` is the path down to the message the branch starts at.
-        target = earlier.pop() if earlier and earlier[-1].id == message_id else None
+            if new_refs and self.attachments is not None:
+                await self.attachments.attach([ref.id for ref in new_refs], conversation_id)
         partial = target if kind == "continue" else None
         if kind == "edit":
             question = message or ""
         else:
-            question = earlier.pop().content if earlier and earlier[-1].role == "user" else ""
+            asked = earlier.pop() if earlier and earlier[-1].role == "user" else None
+            question = asked.content if asked is not None else ""
+            refs = list(asked.attachments) if asked is not None else []
+        files, earlier_files = await self._model_files(user, refs or [], earlier)
         turn = TurnState(ids, setup, question=question)
         if partial is not None:
             # The run goes on from what the user saw: one answer, its tools numbered on.
@@ -237,6 +268,8 @@ class ChatService:
             setup=setup,
             budget=self.config.history_budget,
             partial=partial,
+            files=files,
+            earlier_files=earlier_files,
         )
         return self._launch(user, run_id, turn, context, messages, movable=True)
 
@@ -306,6 +339,41 @@ class ChatService:
             run_id=run_id,
             resume=resume,
         )
+
+    async def _files_of(
+        self, user: Principal, ids: Sequence[str], conversation_id: str | None
+    ) -> list[AttachmentRef]:
+        """The user's files `ids` for a message of `conversation_id`, checked before
+        anything is counted or stored (AttachmentNotFound, TooManyAttachments)."""
+        if not ids:
+            return []
+        if self.attachments is None:
+            raise TooManyAttachments(0)
+        found = await self.attachments.bind(user, ids, conversation_id)
+        return [AttachmentRef(**info.model_dump()) for info in found]
+
+    async def _model_files(
+        self, user: Principal, refs: Sequence[AttachmentRef], earlier: Sequence[MessagePublic]
+    ) -> tuple[tuple[FilePart, ...], dict[str, tuple[FilePart, ...]]]:
+        """The model's view of the question's files and of the newest earlier ones (at
+        most `EARLIER_FILE_MESSAGES` messages' worth: the history budget decides the rest)."""
+        if self.attachments is None:
+            return (), {}
+        edge = self.model.image_max_edge
+        files = await file_parts(self.attachments, user, refs, image_edge=edge)
+        earlier_files: dict[str, tuple[FilePart, ...]] = {}
+        for message in reversed(earlier):
+            if len(earlier_files) >= EARLIER_FILE_MESSAGES:
+                break
+            if message.role == "user" and message.attachments:
+                earlier_files[message.id] = await file_parts(
+                    self.attachments,
+                    user,
+                    message.attachments,
+                    image_edge=edge,
+                    text_budget=self.config.history_budget // 2,
+                )
+        return files, earlier_files
 
     async def _refuse_while_waiting(self, conversation_id: str) -> None:
         if self.approvals is not None and await self.approvals.has_pending(conversation_id):

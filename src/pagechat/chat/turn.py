@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
@@ -41,7 +41,7 @@ from ..events import (
     ToolUpdate,
 )
 from ..identity import Principal
-from ..models.base import Model, ModelMessage, TokenUsage, UserTurn
+from ..models.base import FilePart, Model, ModelMessage, TokenUsage, UserTurn
 from ..pages import ParsedReply, ReplyParser, TurnSetup, neutralize_tool_markers
 from ..protocol import (
     PAYLOAD_ERROR,
@@ -213,13 +213,19 @@ class TurnRunner:
         setup: TurnSetup,
         budget: int,
         partial: MessagePublic | None = None,
+        files: tuple[FilePart, ...] = (),
+        earlier_files: Mapping[str, tuple[FilePart, ...]] | None = None,
     ) -> list[ModelMessage]:
-        """Earlier turns within the budget, then the user's question; to continue an
+        """Earlier turns within the budget (their files by message id from
+        `earlier_files`), then the user's question with its `files`; to continue an
         answer, what it said so far as the assistant's unfinished turn (`continue_prompt`)."""
+        history = build_history(
+            earlier, budget=budget, native_tools=bool(setup.tools), files=earlier_files
+        )
         messages: list[ModelMessage] = [
-            *build_history(earlier, budget=budget, native_tools=bool(setup.tools)),
+            *history,
             # The user's words are data too: a marker in them stays text even if echoed.
-            UserTurn(setup.seal(question)),
+            UserTurn(setup.seal(question), files=files),
         ]
         if partial is not None:
             messages += partial_turns(partial, native_tools=bool(setup.tools))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 import httpx2
 from anthropic import (
@@ -33,6 +33,8 @@ from anthropic import (
 )
 from anthropic.types import (
     CacheControlEphemeralParam,
+    DocumentBlockParam,
+    ImageBlockParam,
     MessageParam,
     RawMessageStreamEvent,
     RedactedThinkingBlockParam,
@@ -50,6 +52,7 @@ from ._sse import event_json, sse_data
 from ._transport import body_chunks, is_connection_failure
 from .base import (
     AssistantTurn,
+    FilePart,
     Model,
     ModelEvent,
     ModelFinish,
@@ -65,6 +68,7 @@ from .base import (
     UserTurn,
 )
 from .errors import ModelOutputError, ProviderError, ProviderErrorKind
+from .files import as_text, base64_of, image_notice
 from .redact import redact
 from .retry import retry_after_seconds
 
@@ -74,6 +78,8 @@ logger = logging.getLogger(__name__)
 
 _Block: TypeAlias = (
     TextBlockParam
+    | ImageBlockParam
+    | DocumentBlockParam
     | ToolUseBlockParam
     | ToolResultBlockParam
     | ThinkingBlockParam
@@ -182,7 +188,7 @@ class AnthropicModel(Model):
                 model=self.name,
                 max_tokens=request.max_tokens + (thinking["budget_tokens"] if thinking else 0),
                 thinking=thinking or omit,
-                messages=_to_messages(request.messages, cache=cache),
+                messages=_to_messages(request.messages, cache=cache, images=self.accepts_images),
                 system=_system(request, cache=cache),
                 tools=_tools(request.tools),
                 tool_choice=_tool_choice(request),
@@ -208,7 +214,24 @@ class AnthropicModel(Model):
         # A title is a short call whose reasoning nobody sees: it thinks not.
         if not self.thinking_budget or request.purpose != "answer":
             return None
+        if _thinking_lost(request.messages):
+            return None
         return {"type": "enabled", "budget_tokens": self.thinking_budget}
+
+
+def _thinking_lost(messages: Sequence[ModelMessage]) -> bool:
+    """The request goes on with an answer whose thinking blocks are gone: a Continue or
+    takeover prefill (the API refuses a final assistant message that does not start with
+    thinking), or tool results answering a turn stored without them (a takeover rebuilds
+    calls from the run log, where no signature is kept). Such a call thinks not: the
+    answer goes on, its earlier reasoning stays as shown."""
+    last = messages[-1] if messages else None
+    if isinstance(last, AssistantTurn):
+        return last.partial and not last.thinking
+    if isinstance(last, ToolResultsTurn) and len(messages) >= 2:
+        before = messages[-2]
+        return isinstance(before, AssistantTurn) and not before.thinking
+    return False
 
 
 _BREAKPOINT: CacheControlEphemeralParam = {"type": "ephemeral"}
@@ -231,7 +254,9 @@ def _system(request: ModelRequest, *, cache: bool) -> str | list[TextBlockParam]
     return blocks
 
 
-def _to_messages(messages: Sequence[ModelMessage], *, cache: bool = False) -> list[MessageParam]:
+def _to_messages(
+    messages: Sequence[ModelMessage], *, cache: bool = False, images: bool = True
+) -> list[MessageParam]:
     """Neutral turns as Messages API messages, consecutive same-role turns merged.
 
     Tool results travel in a user message; they are merged with a following
@@ -241,7 +266,7 @@ def _to_messages(messages: Sequence[ModelMessage], *, cache: bool = False) -> li
     """
     merged: list[tuple[str, list[_Block]]] = []
     for message in messages:
-        role, blocks = _blocks(message)
+        role, blocks = _blocks(message, images=images)
         if not blocks:
             continue  # the API rejects empty messages and empty text blocks
         if merged and merged[-1][0] == role:
@@ -273,9 +298,11 @@ def _mark_history(messages: list[MessageParam]) -> None:
             return
 
 
-def _blocks(message: ModelMessage) -> tuple[str, list[_Block]]:
+def _blocks(message: ModelMessage, *, images: bool = True) -> tuple[str, list[_Block]]:
     if isinstance(message, UserTurn):
-        return "user", _text(message.text)
+        # The files first: Anthropic reads a question best after what it is about.
+        files = [_file_block(part, images=images) for part in message.files]
+        return "user", [*files, *_text(message.text)]
     if isinstance(message, AssistantTurn):
         uses: list[_Block] = [
             {"type": "tool_use", "id": c.id, "name": c.name, "input": dict(c.input)}
@@ -303,6 +330,43 @@ def _thinking_block(part: ThinkingPart) -> _Block:
     if part.data:
         return {"type": "redacted_thinking", "data": part.data}
     return {"type": "thinking", "thinking": part.thinking, "signature": part.signature}
+
+
+_IMAGE_TYPES: dict[str, Literal["image/jpeg", "image/png", "image/gif", "image/webp"]] = {
+    "image/jpeg": "image/jpeg",
+    "image/png": "image/png",
+    "image/gif": "image/gif",
+    "image/webp": "image/webp",
+}
+
+
+def _file_block(part: FilePart, *, images: bool) -> _Block:
+    if part.kind == "image":
+        if not images:
+            return {"type": "text", "text": image_notice(part)}
+        image: ImageBlockParam = {
+            "type": "image",
+            "source": {
+                "type": "base64",
+                "media_type": _IMAGE_TYPES[part.media_type],
+                "data": base64_of(part.data),
+            },
+        }
+        return image
+    if part.kind == "pdf" and part.data:
+        document: DocumentBlockParam = {
+            "type": "document",
+            "source": {
+                "type": "base64",
+                "media_type": "application/pdf",
+                "data": base64_of(part.data),
+            },
+            "title": part.name,
+        }
+        if part.note:
+            document["context"] = part.note
+        return document
+    return {"type": "text", "text": as_text(part)}
 
 
 def _text(text: str) -> list[_Block]:

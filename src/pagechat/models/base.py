@@ -19,6 +19,7 @@ from ..events import ReasoningDelta, TextDelta
 
 __all__ = [
     "AssistantTurn",
+    "FilePart",
     "Model",
     "ModelEvent",
     "ModelFinish",
@@ -95,12 +96,29 @@ class ThinkingPart:
         )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FilePart:
+    """A file the user sent with their turn, made ready for the model
+    (`pagechat.attachments.content`): `image` (re-encoded bytes, `media_type`), `pdf`
+    (the document's bytes, for providers that read PDFs, and its extracted `text` for
+    those that do not) or `text` (its text, within the budget). `note` says what was cut
+    or left out; a provider sends it with the file."""
+
+    kind: Literal["image", "pdf", "text"]
+    name: str
+    media_type: str
+    data: bytes = b""
+    text: str = ""
+    note: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class UserTurn:
-    """The user's turn in the history: the text the model reads."""
+    """The user's turn in the history: the text the model reads, and the files it carries."""
 
     text: str
     role: Literal["user"] = "user"
+    files: tuple[FilePart, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +252,10 @@ class Model(abc.ABC):
     name: str = "model"
     """The model's name as its provider knows it."""
     context_window: int = 200_000
+    accepts_images: bool = True
+    """Whether the model reads images; one that does not gets a notice in their place."""
+    image_max_edge: int = 1568
+    """The longest edge, in pixels, an image is resized to before it is sent."""
 
     @abc.abstractmethod
     def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:

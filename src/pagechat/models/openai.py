@@ -45,6 +45,7 @@ from .base import (
     UserTurn,
 )
 from .errors import ModelOutputError, ProviderError
+from .files import as_text, base64_of, image_notice
 from .redact import redact
 from .retry import retry_after_seconds
 
@@ -75,6 +76,7 @@ class OpenAIModel(Model):
     """
 
     provider = "openai"
+    image_max_edge = 2048
 
     def __init__(
         self,
@@ -123,7 +125,7 @@ class OpenAIModel(Model):
         try:
             upstream = await self._client.chat.completions.create(
                 model=self.model,
-                messages=_messages(request),
+                messages=_messages(request, images=self.accepts_images),
                 # `max_tokens`, not `max_completion_tokens`: compatible servers know only it.
                 max_tokens=request.max_tokens,
                 stream=True,
@@ -231,13 +233,32 @@ CONTINUE_PROMPT = (
 )
 
 
-def _messages(request: ModelRequest) -> list[ChatCompletionMessageParam]:
+def _user_content(turn: UserTurn, *, images: bool) -> str | list[Any]:
+    """The user's text alone, or content parts with their files: an image as a data URL
+    (a notice without `images`), a PDF as its extracted text, a text file as its text."""
+    if not turn.files:
+        return turn.text
+    parts: list[Any] = []
+    for part in turn.files:
+        if part.kind == "image" and images:
+            url = f"data:{part.media_type};base64,{base64_of(part.data)}"
+            parts.append({"type": "image_url", "image_url": {"url": url}})
+        elif part.kind == "image":
+            parts.append({"type": "text", "text": image_notice(part)})
+        else:
+            parts.append({"type": "text", "text": as_text(part)})
+    if turn.text:
+        parts.append({"type": "text", "text": turn.text})
+    return parts
+
+
+def _messages(request: ModelRequest, *, images: bool = True) -> list[ChatCompletionMessageParam]:
     out: list[ChatCompletionMessageParam] = []
     if request.system:
         out.append({"role": "system", "content": request.system})
     for message in request.messages:
         if isinstance(message, UserTurn):
-            out.append({"role": "user", "content": message.text})
+            out.append({"role": "user", "content": _user_content(message, images=images)})
         elif isinstance(message, AssistantTurn):
             if message.tool_calls:
                 calls: list[ChatCompletionMessageFunctionToolCallParam] = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -15,6 +16,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from ..attachments import (
+    AttachmentNotFound,
+    Attachments,
+    DatabaseStorage,
+    FileStorage,
+    TooManyAttachments,
+)
 from ..auth.authenticator import JwtAuthenticator
 from ..auth.limits import LoginLimiter, LoginLimits
 from ..auth.secret import resolve_secret
@@ -60,6 +68,7 @@ from .routes import (
     payload_types,
     usage,
 )
+from .routes import attachments as attachments_route
 from .static import SpaStaticFiles
 
 if TYPE_CHECKING:
@@ -94,6 +103,7 @@ def create_app(
     tracer: Tracer | None = None,
     quotas: Quotas | None = None,
     api_docs: bool = False,
+    attachments: Attachments | None = None,
 ) -> FastAPI:
     """Build the app. Everything it needs is passed in, so tests can wire real parts freely.
 
@@ -108,8 +118,17 @@ def create_app(
 
     `on_startup` hooks run, in order, before the first request; `on_shutdown` hooks
     after the live runs have been stopped (and stored).
+
+    `attachments` stores uploaded files; none: with `sessions`, in the database (the
+    quotas' limits, no retention), else uploads answer 503.
     """
     run_manager = runs or RunManager()
+    if attachments is None and sessions is not None:
+        attachments = Attachments(
+            sessions=sessions,
+            storage=DatabaseStorage(sessions),
+            quotas=quotas.settings if quotas is not None else None,
+        )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -119,11 +138,12 @@ def create_app(
                 await hook()
             # After the hooks: they apply the migrations the sweep's table comes from.
             app.state.chat.open()
-            if sessions is None:
+            async with contextlib.AsyncExitStack() as stack:
+                if attachments is not None:
+                    await stack.enter_async_context(attachments.sweeping())
+                if sessions is not None:
+                    await stack.enter_async_context(stopping_disabled_runs(run_manager, sessions))
                 yield
-            else:
-                async with stopping_disabled_runs(run_manager, sessions):
-                    yield
         finally:
             await run_manager.shutdown()
             await app.state.chat.aclose()
@@ -152,12 +172,17 @@ def create_app(
         sessions=sessions,
         tracer=tracer,
         quotas=quotas,
+        attachments=attachments,
     )
+    app.state.attachments = attachments
     app.state.sessions = sessions
     app.state.authenticator = authenticator
     app.state.cancel_on_disconnect = cancel_on_disconnect
     app.state.metrics_token = metrics_token
-    app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+    # An upload's body is bounded by its route, at the user's file limit, as it streams.
+    app.add_middleware(
+        BodySizeLimit, max_bytes=max_body_bytes, exempt=(attachments_route.UPLOAD_PATH,)
+    )
     app.add_middleware(SecurityHeaders)
     # Outside pagechat's own middleware, inside any the app adds later (passthrough.py).
     app.add_middleware(BodyPassThrough)
@@ -181,6 +206,16 @@ def create_app(
             status_code=429,
             headers={"Retry-After": str(exc.retry_after)},
         )
+
+    @app.exception_handler(AttachmentNotFound)
+    async def _no_attachment(request: Request, exc: AttachmentNotFound) -> JSONResponse:
+        # Another user's file and a missing one answer alike.
+        return JSONResponse({"detail": "Attachment not found"}, status_code=404)
+
+    @app.exception_handler(TooManyAttachments)
+    async def _too_many(request: Request, exc: TooManyAttachments) -> JSONResponse:
+        detail = str(exc) if exc.limit else "This app takes no attachments."
+        return JSONResponse({"detail": detail, "limit": exc.limit}, status_code=422)
 
     @app.exception_handler(UnknownPage)
     async def _unknown_page(request: Request, exc: UnknownPage) -> JSONResponse:
@@ -234,6 +269,7 @@ def create_app(
     app.include_router(branches.router)
     app.include_router(metrics.router)
     app.include_router(usage.router)
+    app.include_router(attachments_route.router)
     for router in routers:
         app.include_router(router)
     if static_dir is not None and static_dir.is_dir():
@@ -419,4 +455,19 @@ def create_app_from_settings(
         tracer=_tracer(settings),
         quotas=_quotas(settings),
         api_docs=settings.env == "development",
+        attachments=Attachments(
+            sessions=sessions,
+            storage=_attachment_storage(settings, sessions),
+            quotas=settings.quotas,
+            retention_days=settings.attachments_retention_days,
+        ),
     )
+
+
+def _attachment_storage(
+    settings: Settings, sessions: async_sessionmaker[AsyncSession]
+) -> FileStorage | DatabaseStorage:
+    """`PAGECHAT_ATTACHMENTS_STORAGE`: a folder (default) or the database."""
+    if settings.attachments_storage == "database":
+        return DatabaseStorage(sessions)
+    return FileStorage(settings.attachments_dir or settings.state_dir / "attachments")

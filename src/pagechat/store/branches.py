@@ -8,6 +8,7 @@ that saw the answer end finds it ended here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -54,11 +55,13 @@ class Branches(StoreCore):
         kind: BranchKind,
         run_id: str,
         message: str | None = None,
+        attachments: Sequence[Mapping[str, Any]] = (),
     ) -> TurnIds:
         """Start a branch at `message_id` (see `BranchKind`) and make it the active one.
 
         `TurnIds.user_message_id` is the question being answered; the answer's placeholder
         (for `continue`, the answer itself, `running` again) is `assistant_message_id`.
+        An edit's new question carries `attachments` (`AttachmentRef`s as JSON).
         Raises ConversationNotFound, MessageNotFound, AnswerRunning, NotBranchable.
         """
         async with self._writing(user) as session:
@@ -95,16 +98,12 @@ class Branches(StoreCore):
                     question_id = target.parent_id or ""
                 else:
                     question_id = new_id()
-                    rows.append(
-                        message_row(
-                            question_id,
-                            conv.id,
-                            "user",
-                            message or "",
-                            now,
-                            parent_id=target.parent_id,
-                        )
+                    question = message_row(
+                        question_id, conv.id, "user", message or "", now, parent_id=target.parent_id
                     )
+                    if attachments:  # the edited question's files, or its new ones
+                        question["payload"] = {"attachments": [dict(a) for a in attachments]}
+                    rows.append(question)
                 answer_id = new_id()
                 rows.append(
                     message_row(

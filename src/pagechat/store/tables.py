@@ -20,6 +20,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -32,6 +33,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "ApiKey",
+    "Attachment",
+    "AttachmentChunk",
+    "AttachmentUpload",
     "AuthSession",
     "Base",
     "Conversation",
@@ -246,3 +250,51 @@ class TurnUsage(Base):
     output_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
     cache_read_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
     cache_write_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class Attachment(Base):
+    """A file a user uploaded: its metadata. The bytes are in the attachment storage
+    (`pagechat.attachments`: a folder, or `attachment_chunks`), keyed by `id` alone; the
+    name is metadata only, never a path. Bound to a conversation by the first message
+    that carries it, and deleted with it."""
+
+    __tablename__ = "attachments"
+    __table_args__ = (
+        Index("ix_attachments_user_created", "user_id", "created_at"),
+        Index("ix_attachments_conversation", "conversation_id"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    conversation_id: Mapped[str | None] = mapped_column(String(32))
+    """None until a sent message carries it. No foreign key: deleting a conversation
+    deletes its attachments' bytes first (the storage may be a folder)."""
+    name: Mapped[str] = mapped_column(String(255))
+    media_type: Mapped[str] = mapped_column(String(100))
+    size: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class AttachmentChunk(Base):
+    """A piece of an attachment's bytes, for the database storage (several hosts share no
+    folder). Pieces, not one value: a file is written and read without being held whole."""
+
+    __tablename__ = "attachment_chunks"
+
+    attachment_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class AttachmentUpload(Base):
+    """The bytes a user uploaded on a UTC day: the daily quota's count, which deleting a
+    file does not lower (else upload and delete would go on forever)."""
+
+    __tablename__ = "attachment_uploads"
+
+    user_id: Mapped[str] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    """`YYYY-MM-DD`, UTC."""
+    bytes: Mapped[int] = mapped_column(BigInteger, default=0)

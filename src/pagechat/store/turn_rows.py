@@ -35,6 +35,8 @@ class NewTurn:
     run_id: str | None = None
     ids: TurnIds | None = None
     """Made up front (`ChatStore.start_turn`): the run starts before this is written."""
+    attachments: tuple[dict[str, Any], ...] = ()
+    """The files the user message carries (`AttachmentRef`s as JSON), kept in its payload."""
 
 
 async def begin_turns(
@@ -85,11 +87,12 @@ async def begin_turns(
         ids = turn.ids or TurnIds(cid, new_id(), new_id())
         # In this order: `seq` (the conversation's order) follows the insert order.
         # The question follows the active branch's last message; the answer, the question.
-        messages.append(
-            message_row(
-                ids.user_message_id, cid, "user", turn.message, now, parent_id=leaves.get(cid)
-            )
+        question = message_row(
+            ids.user_message_id, cid, "user", turn.message, now, parent_id=leaves.get(cid)
         )
+        if turn.attachments:
+            question["payload"] = {"attachments": list(turn.attachments)}
+        messages.append(question)
         messages.append(
             message_row(
                 ids.assistant_message_id,

@@ -8,7 +8,7 @@ PostgreSQL each is a transaction of its own, with the same statements (store/tur
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -57,15 +57,24 @@ class Turns(StoreCore):
         return await self._begin_alone(turn)
 
     def start_turn(
-        self, *, user: Principal, conversation_id: str | None, message: str, run_id: str
+        self,
+        *,
+        user: Principal,
+        conversation_id: str | None,
+        message: str,
+        run_id: str,
+        attachments: Sequence[Mapping[str, Any]] = (),
     ) -> StartedTurn:
         """`begin_turn` without waiting for it: the ids now, the write under way.
+        `attachments` (`AttachmentRef`s as JSON) are kept on the user message.
 
         A turn's checkpoints and end, and its user's reads through the store, wait for
         the write; a write that fails stores nothing (`StartedTurn.written` says why).
         """
         ids = new_turn_ids(conversation_id)
-        turn = NewTurn(user.id, conversation_id, message, run_id, ids)
+        turn = NewTurn(
+            user.id, conversation_id, message, run_id, ids, tuple(dict(a) for a in attachments)
+        )
         # Queued now, so that a read of this user's, even in the next request, waits for it.
         written = (
             self._batch.queue_begin(turn)

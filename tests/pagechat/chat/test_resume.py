@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 
 from pagechat.chat.resume import rebuild
-from pagechat.protocol import ToolHistoryEntry
+from pagechat.protocol import Reasoning, ToolHistoryEntry
 
 
 def _entries(*events: dict[str, object]) -> list[tuple[int, str, bytes]]:
@@ -61,3 +61,15 @@ def test_a_continued_answer_goes_on_from_its_stored_part() -> None:
     )
     assert rebuilt.content == "[[tool:0]]so far more"
     assert rebuilt.tool_history == [before]
+
+
+def test_the_reasoning_shown_is_folded_from_the_log_without_a_duration() -> None:
+    rebuilt = rebuild(
+        _entries(
+            {"type": "reasoning", "text": "Search "},
+            {"type": "reasoning", "text": "first."},
+            {"type": "text_delta", "text": "w0 "},
+        )
+    )
+    assert rebuilt.reasoning == Reasoning(text="Search first.", seconds=0)
+    assert rebuild(_entries({"type": "text_delta", "text": "w0 "})).reasoning is None

@@ -66,6 +66,7 @@ async def _start(
     kind: BranchKind,
     context: dict[str, object],
     message: str | None = None,
+    attachments: list[str] | None = None,
 ) -> Run:
     try:
         return await chat.start_branch(
@@ -75,6 +76,7 @@ async def _start(
             kind=kind,
             context=dict(context),
             message=message,
+            attachments=attachments,
         )
     except ConversationNotFound:
         raise not_found() from None
@@ -114,7 +116,14 @@ async def edit(
 ) -> EventStream:
     """The question as edited, beside this one, and its answer; streamed like a turn."""
     run = await _start(
-        chat, user, conversation_id, message_id, "edit", body.context, message=body.message
+        chat,
+        user,
+        conversation_id,
+        message_id,
+        "edit",
+        body.context,
+        message=body.message,
+        attachments=body.attachments,
     )
     return stream_run(chat.runs, run, 0, request)
 

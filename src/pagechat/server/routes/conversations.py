@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Response, status
 
+from ...attachments import Attachments
 from ...identity import Principal
 from ...protocol import (
     ConversationDetail,
@@ -141,15 +142,23 @@ async def rename_conversation(
 
 @router.delete("/{conversation_id}", status_code=status.HTTP_204_NO_CONTENT)
 async def delete_conversation(
-    conversation_id: ConversationId, user: CurrentUser, store: StoreDep, runs: RunsDep
+    conversation_id: ConversationId,
+    user: CurrentUser,
+    store: StoreDep,
+    runs: RunsDep,
+    request: Request,
 ) -> Response:
-    """Remove the conversation and its messages; a run still answering in it is stopped."""
+    """Remove the conversation, its messages and its files; a run still answering in it
+    is stopped."""
     try:
         await store.delete_conversation(user=user, conversation_id=conversation_id)
     except ConversationNotFound:
         raise not_found() from None
     # Deleted by its owner just now, so every run in it is this user's.
     await runs.stop_conversation(conversation_id)
+    attachments: Attachments | None = getattr(request.app.state, "attachments", None)
+    if attachments is not None:  # its files go with it, bytes first
+        await attachments.delete_conversation(conversation_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

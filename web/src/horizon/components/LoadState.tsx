@@ -1,5 +1,7 @@
-import { Button } from "@pagechat/react";
+import { Button, HttpError } from "@pagechat/react";
 import type { ReactNode } from "react";
+import { Link } from "../../app/router";
+import { paths } from "../paths";
 import type { Load } from "../useLoad";
 
 export interface LoadStateProps<T> {
@@ -10,13 +12,22 @@ export interface LoadStateProps<T> {
   children: (data: T) => ReactNode;
 }
 
-/** Loading, failed (with Retry), or the loaded content. */
+/** Loading, failed (with Retry), gone (a 404: deleted or never there, with a way back),
+ * or the loaded content. Retrying a 404 would only fail again. */
 export function LoadState<T>({ state, what, onRetry, children }: LoadStateProps<T>) {
   if (state.status === "loading") {
     return (
       <p className="hz-muted" role="status">
         Loading {what}…
       </p>
+    );
+  }
+  if (state.status === "error" && state.error instanceof HttpError && state.error.status === 404) {
+    return (
+      <div className="hz-empty" role="alert">
+        <p>{capitalised(what)} was not found: it may have been deleted, or the link is wrong.</p>
+        <Link to={paths.streams()}>Go to your streams</Link>
+      </div>
     );
   }
   if (state.status === "error") {
@@ -34,4 +45,8 @@ export function LoadState<T>({ state, what, onRetry, children }: LoadStateProps<
     );
   }
   return <>{children(state.data)}</>;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

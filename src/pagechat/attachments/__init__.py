@@ -1,0 +1,36 @@
+"""Attachments: files and images a user sends with a message (docs/attachments.md).
+
+`Attachments` checks, counts, stores and reads them for their owners; the bytes live
+in an `AttachmentStorage` (`FileStorage`, a folder; `DatabaseStorage`, the database).
+"""
+
+from .service import (
+    AttachmentInfo,
+    AttachmentInUse,
+    AttachmentNotFound,
+    AttachmentQuota,
+    Attachments,
+    TooManyAttachments,
+)
+from .sniff import Refused, sniff
+from .storage import AttachmentStorage, DatabaseStorage, FileStorage
+from .upload import BadUpload, TooLarge, Upload, clean_name, receive_file
+
+__all__ = [
+    "AttachmentInUse",
+    "AttachmentInfo",
+    "AttachmentNotFound",
+    "AttachmentQuota",
+    "AttachmentStorage",
+    "Attachments",
+    "BadUpload",
+    "DatabaseStorage",
+    "FileStorage",
+    "Refused",
+    "TooLarge",
+    "TooManyAttachments",
+    "Upload",
+    "clean_name",
+    "receive_file",
+    "sniff",
+]
