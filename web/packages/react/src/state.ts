@@ -117,7 +117,7 @@ export function messageFromStored(m: MessagePublic): ChatMessage {
     sibling_count: m.sibling_count,
     sibling_position: m.sibling_position,
     feedback: m.feedback,
-    attachments: m.attachments ?? [],
+    attachments: m.attachments,
   };
 }
 

@@ -73,6 +73,7 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     sibling_position: 1,
     feedback: null,
     model: null,
+    attachments: [],
     ...partial,
   };
 }

@@ -98,6 +98,14 @@ export interface ApprovalResolvedEvent {
   note: string | null;
 }
 
+/** A file a user message carries (`POST /api/attachments` made it): what the tray shows. */
+export interface AttachmentRef {
+  id: string;
+  name: string;
+  media_type: string;
+  size: number;
+}
+
 /** The body of `PUT .../messages/{message_id}/branch`: which of its siblings to show. */
 export interface BranchSelectRequest {
   position: number;
@@ -115,7 +123,10 @@ export interface CancelledEvent {
   type: "cancelled";
 }
 
-/** The body of `POST /api/chat/stream`: the user's message and page, and the conversation. */
+/**
+ * The body of `POST /api/chat/stream`: the user's message and page, the conversation,
+ * and the ids of the files the message carries. The text may be empty when files come.
+ */
 export interface ChatRequest {
   message: string;
   context: {
@@ -224,13 +235,16 @@ export interface CustomPayload {
   data: unknown;
 }
 
-/** The body of edit-and-resend: the new text of the user's message. */
+/**
+ * The body of edit-and-resend: the new text of the user's message, and its files
+ * (None: the edited message's own; a list replaces them).
+ */
 export interface EditRequest {
   message: string;
   context: {
     [key: string]: unknown;
   };
-  attachments?: string[] | null;
+  attachments: string[] | null;
 }
 
 /**
@@ -295,11 +309,11 @@ export interface MessagePublic {
   stop_reason: string | null;
   approval: ApprovalPublic | null;
   parent_id: string | null;
+  attachments: AttachmentRef[];
   sibling_count: number;
   sibling_position: number;
   feedback: FeedbackPublic | null;
   model: string | null;
-  attachments?: AttachmentRef[];
   reasoning: Reasoning | null;
 }
 
@@ -472,11 +486,3 @@ export interface UserPublic {
 
 /** Every value of StreamEvent's `type` discriminator. */
 export const STREAM_EVENT_TYPES = ["approval_requested","approval_resolved","cancelled","complete","error","reasoning","status","text_delta","tool_complete","tool_progress","tool_start"] as const;
-
-/** A stored attachment as the API shows it (placeholder until the server's schema has it). */
-export interface AttachmentRef {
-  id: string;
-  name: string;
-  media_type: string;
-  size: number;
-}
