@@ -95,6 +95,7 @@ test("paste an image and drop a PDF, see them, send, reload and see the same; an
   const live = await links.evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href"), a.getAttribute("download")]));
   const image = sent.locator("img.pc-attachment-thumb");
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await sent.scrollIntoViewIfNeeded();
   await shot(page, "attachments-sent");
 
   await page.reload();
