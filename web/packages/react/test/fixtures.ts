@@ -69,11 +69,11 @@ export function stored(partial: Partial<MessagePublic> & Pick<MessagePublic, "id
     reasoning: null,
     approval: null,
     parent_id: null,
+    attachments: [],
     sibling_count: 1,
     sibling_position: 1,
     feedback: null,
     model: null,
-    attachments: [],
     ...partial,
   };
 }
