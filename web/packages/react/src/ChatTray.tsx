@@ -4,8 +4,10 @@
 import { useCallback, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import type { ChatApi, TokenGetter } from "./api";
 import type { ClientActions } from "./clientActions";
+import { AttachmentSourceContext } from "./components/AttachmentSource";
 import { ChatView } from "./components/ChatView";
 import { ConversationList } from "./components/ConversationList";
+import { DropOverlay } from "./components/DropOverlay";
 import { Launcher } from "./components/Launcher";
 import { PayloadPanel } from "./components/PayloadPanel";
 import { ResizeHandle } from "./components/ResizeHandle";
@@ -14,6 +16,7 @@ import type { PayloadHandlers } from "./payloadRegistry";
 import { hasCard, resolveCardHandler } from "./schemaPayload";
 import { useBoundApi } from "./useBoundApi";
 import { useChat } from "./useChat";
+import { useFileDrop } from "./useFileDrop";
 import { useOpenFocus } from "./useOpenFocus";
 import { useOpenShortcut } from "./useOpenShortcut";
 import { SendContext } from "./components/SendContext";
@@ -58,7 +61,7 @@ export function ChatTray(props: ChatTrayProps) {
 
   const api = useBoundApi(baseUrl, getToken, onUnauthorized, props.api);
   const chat = useChat({ api, context });
-  const { send: sendMessage, stop, loadConversation, newConversation, isLoading } = chat;
+  const { send: sendMessage, sendDraft: sendDraftMessage, stop, loadConversation, newConversation, isLoading } = chat;
   useRememberedConversation(storageKey, chat);
 
   const [open, setOpen] = useStoredState(`${storageKey}.open`, props.defaultOpen ?? false, isBoolean);
@@ -86,6 +89,24 @@ export function ChatTray(props: ChatTrayProps) {
     },
     [sendMessage],
   );
+  const sendDraft = useCallback(
+    (text: string) => {
+      void sendDraftMessage(text);
+      inputRef.current?.focus();
+    },
+    [sendDraftMessage],
+  );
+  // Files dropped anywhere on the tray are attached to the message being written.
+  const { drafts } = chat.controller;
+  const onDropFiles = useCallback(
+    (files: File[]) => {
+      drafts.add(files);
+      setView("chat");
+      inputRef.current?.focus();
+    },
+    [drafts],
+  );
+  const drop = useFileDrop(onDropFiles);
   const close = useCallback(() => {
     setOpen(false);
   }, [setOpen]);
@@ -141,6 +162,7 @@ export function ChatTray(props: ChatTrayProps) {
 
   return (
     <SendContext.Provider value={send}>
+      <AttachmentSourceContext.Provider value={api}>
       {geometry.layout === "sheet" && <div className="pc-scrim" aria-hidden="true" onClick={close} />}
       <aside
         id={trayId}
@@ -150,7 +172,10 @@ export function ChatTray(props: ChatTrayProps) {
         aria-label={title}
         style={{ width: geometry.width }}
         onKeyDown={onKeyDown}
+        data-dragging={drop.dragging || undefined}
+        {...drop.handlers}
       >
+        {drop.dragging && <DropOverlay />}
         {geometry.layout === "docked" && (
           <ResizeHandle width={geometry.width} min={MIN_TRAY_WIDTH} max={geometry.maxWidth} onResize={setWidth} />
         )}
@@ -172,6 +197,7 @@ export function ChatTray(props: ChatTrayProps) {
             inputRef={inputRef}
             welcome={props.welcome ?? <p>Ask me anything about this page.</p>}
             onSend={send}
+            onSendDraft={sendDraft}
             isActionAvailable={actions.isActionAvailable}
             onRunAction={actions.runAction}
             resolveHandler={resolveHandler}
@@ -190,6 +216,7 @@ export function ChatTray(props: ChatTrayProps) {
           }}
         />
       )}
+      </AttachmentSourceContext.Provider>
     </SendContext.Provider>
   );
 }

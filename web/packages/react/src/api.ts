@@ -9,6 +9,7 @@ import type {
   ActionResult,
   ApprovalDecisionRequest,
   ApprovalDecisionResult,
+  AttachmentRef,
   BranchTurnRequest,
   ChatRequest,
   ConversationDetail,
@@ -115,6 +116,14 @@ export interface ChatApi {
   selectBranch(conversationId: string, messageId: string, position: number): Promise<ConversationDetail>;
   /** Thumbs up or down on an answer, with an optional comment; answers the message. */
   setFeedback(conversationId: string, messageId: string, body: FeedbackRequest): Promise<MessagePublic>;
+  /** POST /api/attachments: stores one file (multipart, field `file`); answers what was stored. */
+  uploadAttachment(file: File, signal?: AbortSignal): Promise<AttachmentRef>;
+  /** DELETE /api/attachments/{id}: a file removed before its message was sent. */
+  deleteAttachment(id: string): Promise<void>;
+  /** Where an attachment's bytes are (GET, with the browser's session cookie). */
+  attachmentUrl(id: string): string;
+  /** An attachment's bytes fetched with the client's credentials (its token, when it has one). */
+  fetchAttachment(id: string): Promise<Blob>;
   login(email: string, password: string): Promise<Token>;
   me(): Promise<UserPublic>;
   /** Ends the browser's session (its cookie). */
@@ -172,6 +181,10 @@ function messagePath(conversationId: string, messageId: string): string {
   return `/api/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}`;
 }
 
+function attachmentPath(id: string): string {
+  return `/api/attachments/${encodeURIComponent(id)}`;
+}
+
 export function createChatApi(options: ChatApiOptions): ChatApi {
   const base = (options.baseUrl ?? "").replace(/\/$/, "");
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -187,7 +200,9 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
       const token = await options.getToken();
       if (token) headers.set("Authorization", `Bearer ${token}`);
     }
-    if (init.body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+    // A form sets its own Content-Type (multipart, with its boundary).
+    const isForm = typeof FormData !== "undefined" && init.body instanceof FormData;
+    if (init.body !== undefined && !isForm && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
     withCsrf(init.method, headers);
     const response = await doFetch(`${base}${path}`, { ...init, headers, credentials: "same-origin" });
     if (response.ok) return response;
@@ -345,6 +360,25 @@ export function createChatApi(options: ChatApiOptions): ChatApi {
         method: "PUT",
         body: JSON.stringify(body),
       });
+    },
+
+    uploadAttachment(file, signal) {
+      const form = new FormData();
+      form.append("file", file, file.name);
+      return json<AttachmentRef>("/api/attachments", { method: "POST", body: form, signal });
+    },
+
+    async deleteAttachment(id) {
+      await request(attachmentPath(id), { method: "DELETE" });
+    },
+
+    attachmentUrl(id) {
+      return `${base}${attachmentPath(id)}`;
+    },
+
+    async fetchAttachment(id) {
+      const response = await request(attachmentPath(id));
+      return response.blob();
     },
 
     login(email, password) {

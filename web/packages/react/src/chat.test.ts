@@ -334,6 +334,50 @@ describe("ChatController", () => {
   });
 });
 
+describe("ChatController with attachments", () => {
+  const paper = { id: "a2", name: "paper.pdf", media_type: "application/pdf", size: 10 };
+  const pdf = () => new File(["%PDF-1.4"], "paper.pdf", { type: "application/pdf" });
+
+  it("sends the composer's files with its text, or alone, and starts the next message afresh", async () => {
+    const { fake, controller } = setup();
+    fake.on("POST", "/api/attachments", () => json(paper, 201));
+    controller.drafts.add([pdf()]);
+    await until(() => !controller.drafts.getState().pending);
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    stream.send(1, { type: "complete", payload: turnPayload("It is a trial.") });
+    await controller.sendDraft("");
+    expect(fake.calls.at(-1)?.body).toMatchObject({ message: "", attachments: ["a2"] });
+    expect(controller.getState().messages[0]).toMatchObject({ role: "user", content: "", attachments: [paper] });
+    expect(controller.drafts.getState().drafts).toEqual([]);
+    // Nothing to send: no text, no files.
+    await controller.sendDraft("  ");
+    expect(fake.calls.filter((c) => c.url === "/api/chat/stream")).toHaveLength(1);
+  });
+
+  it("holds the message while a file uploads", async () => {
+    const { fake, controller } = setup();
+    fake.on("POST", "/api/attachments", () => new Promise<Response>(() => undefined));
+    controller.drafts.add([pdf()]);
+    await controller.sendDraft("What is it?");
+    expect(fake.calls.some((c) => c.url === "/api/chat/stream")).toBe(false);
+    expect(controller.drafts.getState().drafts).toHaveLength(1);
+  });
+
+  it("sends the files again on Retry after the server refused the message", async () => {
+    const { fake, controller } = setup();
+    fake.on("POST", "/api/chat/stream", () => json({ detail: "Busy." }, 503));
+    await controller.send("Summarise", undefined, [paper]);
+    expect(controller.getState().error?.retry).toBe("resend");
+    const stream = new SseResponse(runHeaders());
+    fake.on("POST", "/api/chat/stream", () => stream.response);
+    stream.send(1, { type: "complete", payload: turnPayload("Done.") });
+    await controller.retry();
+    expect(fake.calls.at(-1)?.body).toMatchObject({ message: "Summarise", attachments: ["a2"] });
+    expect(controller.getState().messages.filter((m) => m.role === "user").map((m) => m.attachments)).toEqual([[paper]]);
+  });
+});
+
 function turnPayload(message: string): Extract<StreamEvent, { type: "complete" }>["payload"] {
   return {
     message,

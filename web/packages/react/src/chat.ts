@@ -4,6 +4,7 @@
 // are bound, so the hook and the components hand them out as they are.
 import type { ChatApi } from "./api";
 import { ServerActions } from "./controller/actions";
+import { AttachmentDrafts } from "./controller/attachments";
 import { Branches } from "./controller/branches";
 import { Decisions } from "./controller/decisions";
 import { History } from "./controller/history";
@@ -11,7 +12,7 @@ import { LocalIds } from "./controller/ids";
 import { ChatStore, type Scheduler } from "./controller/store";
 import { RunStream } from "./controller/stream";
 import { emptyMessage, isBusy, type ChatState } from "./state";
-import type { ChatRequest } from "./types";
+import type { AttachmentRef, ChatRequest } from "./types";
 
 export { frameScheduler, type Scheduler } from "./controller/store";
 
@@ -37,6 +38,8 @@ export class ChatController {
   private readonly decisions: Decisions;
   private context: Record<string, unknown>;
   private readonly getContext: () => Record<string, unknown>;
+  /** The files attached to the message being written in the composer. */
+  readonly drafts: AttachmentDrafts;
 
   constructor(options: ChatControllerOptions) {
     const { api } = options;
@@ -44,6 +47,7 @@ export class ChatController {
     this.context = options.context ?? {};
     this.getContext = options.getContext ?? (() => this.context);
     const { getContext } = this;
+    this.drafts = new AttachmentDrafts({ api });
     const store = new ChatStore(options.schedule);
     const history = new History({ store, api });
     const stream = new RunStream({ store, api, stopTimeoutMs: options.stopTimeoutMs ?? 5_000 });
@@ -70,16 +74,37 @@ export class ChatController {
    * sent while a conversation loads (the one restored after a reload) waits for it, so it
    * joins that conversation instead of starting a new one. `context`, when given, is sent
    * instead of the page context (a page that changed before the controller heard of it).
+   * `attachments` (uploaded files) go with it; with them the text may be empty.
    */
-  send = async (text: string, context?: Record<string, unknown>): Promise<void> => {
-    if (text.trim() === "") return;
+  send = async (text: string, context?: Record<string, unknown>, attachments: AttachmentRef[] = []): Promise<void> => {
+    if (text.trim() === "" && attachments.length === 0) return;
     await this.history.whenLoaded();
     const { status, conversationId } = this.store.getState();
     if (isBusy(status)) return;
-    const message = emptyMessage(this.ids.next("user"), "user", text);
-    const body: ChatRequest = { message: text, context: context ?? this.getContext(), conversation_id: conversationId, attachments: [] };
+    const message = { ...emptyMessage(this.ids.next("user"), "user", text), attachments };
+    const body: ChatRequest = {
+      message: text,
+      context: context ?? this.getContext(),
+      conversation_id: conversationId,
+      attachments: attachments.map((a) => a.id),
+    };
     await this.stream.start({ type: "send", message }, (signal) => this.api.chatStream(body, signal));
   };
+
+  /**
+   * Sends the composer's message: its text and the files attached to it (`drafts`), which
+   * then start afresh. Ignored while a file is still uploading or a turn is running.
+   */
+  sendDraft = async (text: string, context?: Record<string, unknown>): Promise<void> => {
+    const { drafts } = this;
+    if (drafts.getState().pending || isBusy(this.store.getState().status)) return;
+    if (text.trim() === "" && drafts.getState().drafts.length === 0) return;
+    const attachments = drafts.take() ?? [];
+    await this.send(text, context, attachments);
+  };
+
+  /** A fresh set of drafts for editing a sent message, starting from the files it has. */
+  editDrafts = (initial: AttachmentRef[]): AttachmentDrafts => new AttachmentDrafts({ api: this.api, initial });
 
   /** Stops the running answer: the server cancels the run and the stream ends with `cancelled`. */
   stop = (): Promise<void> => this.stream.stop();
@@ -99,7 +124,7 @@ export class ChatController {
     if (!error.inMessage && messages.at(-1)?.id === lastUser.id) {
       this.store.dispatch({ type: "remove", id: lastUser.id });
     }
-    await this.send(lastUser.content);
+    await this.send(lastUser.content, undefined, lastUser.attachments);
   };
 
   /** Shows a stored conversation; a turn still running in it is replayed and followed live. */
@@ -138,7 +163,7 @@ export class ChatController {
     this.decisions.decideApproval(approvalId, approved, note);
   setFeedback: Decisions["setFeedback"] = (messageId, rating, comment) => this.decisions.setFeedback(messageId, rating, comment);
   regenerate: Branches["regenerate"] = (messageId) => this.branches.regenerate(messageId);
-  editAndResend: Branches["editAndResend"] = (messageId, text) => this.branches.editAndResend(messageId, text);
+  editAndResend: Branches["editAndResend"] = (messageId, text, attachments) => this.branches.editAndResend(messageId, text, attachments);
   continueAnswer: Branches["continueAnswer"] = (messageId) => this.branches.continueAnswer(messageId);
   selectBranch: Branches["selectBranch"] = (messageId, position) => this.branches.selectBranch(messageId, position);
 }

@@ -146,6 +146,7 @@ describe("chatReducer: each stream event", () => {
       sibling_count: 1,
       sibling_position: 1,
       feedback: null,
+      attachments: [],
     });
   });
 

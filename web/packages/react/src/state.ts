@@ -139,6 +139,7 @@ export function messageFromStored(m: MessagePublic): ChatMessage {
     sibling_count: m.sibling_count,
     sibling_position: m.sibling_position,
     feedback: m.feedback,
+    attachments: m.attachments,
   };
 }
 
@@ -165,6 +166,7 @@ export function messageFromPayload(p: ChatResponsePayload, fallbackId: string, r
     sibling_count: 1,
     sibling_position: 1,
     feedback: null,
+    attachments: [],
   };
 }
 
@@ -191,6 +193,7 @@ export function emptyMessage(id: string, role: ChatMessage["role"], content: str
     sibling_count: 1,
     sibling_position: 1,
     feedback: null,
+    attachments: [],
   };
 }
 

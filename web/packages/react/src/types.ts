@@ -1,6 +1,7 @@
 // UI-side types of the chat, built on the generated wire types.
 import type {
   ApprovalPublic,
+  AttachmentRef,
   CustomPayload,
   FeedbackPublic,
   MessagePublic,
@@ -51,6 +52,8 @@ export interface ChatMessage {
   sibling_position: number;
   /** The user's own thumbs on this answer. */
   feedback: FeedbackPublic | null;
+  /** The files sent with a user message (none for other roles). */
+  attachments: AttachmentRef[];
 }
 
 /** Thumbs up or down. */

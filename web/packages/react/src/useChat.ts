@@ -36,6 +36,8 @@ export interface UseChat {
   hasOlder: boolean;
   controller: ChatController;
   send: ChatController["send"];
+  /** Sends the composer's text with the files attached to it (`controller.drafts`). */
+  sendDraft: ChatController["sendDraft"];
   stop: ChatController["stop"];
   retry: ChatController["retry"];
   loadConversation: ChatController["loadConversation"];
@@ -72,6 +74,7 @@ export function useChat({ api, context, schedule }: UseChatOptions): UseChat {
     hasOlder: state.older !== null,
     controller,
     send: controller.send,
+    sendDraft: controller.sendDraft,
     stop: controller.stop,
     retry: controller.retry,
     loadConversation: controller.loadConversation,

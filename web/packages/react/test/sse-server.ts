@@ -84,7 +84,8 @@ export class FakeFetch {
     const url = input instanceof Request ? input.url : input.toString();
     const method = init?.method ?? "GET";
     const headers = new Headers(init?.headers);
-    const body: unknown = typeof init?.body === "string" ? JSON.parse(init.body) : null;
+    // A JSON body is parsed; any other (a multipart form) is kept as it was sent.
+    const body: unknown = typeof init?.body === "string" ? JSON.parse(init.body) : (init?.body ?? null);
     this.calls.push({ url, method, headers, body });
     const path = url.replace(/\?.*$/, "");
     const answers = this.routes.get(`${method} ${path}`);

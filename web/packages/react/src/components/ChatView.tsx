@@ -10,6 +10,8 @@ export interface ChatViewProps {
   inputRef: RefObject<HTMLTextAreaElement | null>;
   welcome: ReactNode;
   onSend: (text: string) => void;
+  /** Sends the composer's message with the files attached to it. */
+  onSendDraft: (text: string) => void;
   isActionAvailable: (action: SuggestedAction) => boolean;
   onRunAction: (action: SuggestedAction) => Promise<void>;
   resolveHandler: (type: string) => PayloadHandler | undefined;
@@ -17,12 +19,12 @@ export interface ChatViewProps {
 }
 
 /** The conversation and the message box under it. */
-export function ChatView({ chat, inputRef, onSend, ...rest }: ChatViewProps) {
-  const { isLoading, stop } = chat;
+export function ChatView({ chat, inputRef, onSend, onSendDraft, ...rest }: ChatViewProps) {
+  const { isLoading, stop, controller } = chat;
   return (
     <>
       <MessageList chat={chat} onSend={onSend} {...rest} />
-      <Composer inputRef={inputRef} isLoading={isLoading} onSend={onSend} onStop={() => void stop()} />
+      <Composer inputRef={inputRef} isLoading={isLoading} drafts={controller.drafts} onSend={onSendDraft} onStop={() => void stop()} />
     </>
   );
 }

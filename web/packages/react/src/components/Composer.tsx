@@ -1,16 +1,27 @@
-import { useState, type KeyboardEvent, type RefObject } from "react";
+import { useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from "react";
+import { filesOf } from "../attachments";
+import type { AttachmentDrafts } from "../controller/attachments";
+import { useAttachmentDrafts } from "../useAttachmentDrafts";
+import { AttachButton } from "./AttachButton";
+import { AttachmentDraftList } from "./AttachmentDraftList";
 
 export interface ComposerProps {
   inputRef: RefObject<HTMLTextAreaElement | null>;
   isLoading: boolean;
+  /** The files attached to the message (pasted, dropped on the tray or picked). */
+  drafts: AttachmentDrafts;
   onSend: (text: string) => void;
   onStop: () => void;
 }
 
-/** The message box: Enter sends, Shift+Enter adds a line; while an answer runs, the button stops it. */
-export function Composer({ inputRef, isLoading, onSend, onStop }: ComposerProps) {
+/**
+ * The message box: Enter sends, Shift+Enter adds a line; while an answer runs, the button stops
+ * it. A pasted image, or a picked file, is attached; Send waits until every file is uploaded.
+ */
+export function Composer({ inputRef, isLoading, drafts, onSend, onStop }: ComposerProps) {
   const [text, setText] = useState("");
-  const canSend = !isLoading && text.trim() !== "";
+  const attached = useAttachmentDrafts(drafts);
+  const canSend = !isLoading && !attached.pending && (text.trim() !== "" || attached.drafts.length > 0);
   const submit = () => {
     if (!canSend) return;
     onSend(text);
@@ -22,6 +33,13 @@ export function Composer({ inputRef, isLoading, onSend, onStop }: ComposerProps)
       submit();
     }
   };
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = filesOf(event.clipboardData);
+    if (files.length === 0) return;
+    // The files are attached; a file's name the clipboard also holds as text is not pasted.
+    event.preventDefault();
+    drafts.add(files);
+  };
   return (
     <form
       className="pc-composer"
@@ -30,6 +48,8 @@ export function Composer({ inputRef, isLoading, onSend, onStop }: ComposerProps)
         submit();
       }}
     >
+      <AttachmentDraftList drafts={drafts} />
+      <AttachButton onFiles={drafts.add} />
       <textarea
         ref={inputRef}
         className="pc-input"
@@ -41,13 +61,14 @@ export function Composer({ inputRef, isLoading, onSend, onStop }: ComposerProps)
           setText(event.target.value);
         }}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
       />
       {isLoading ? (
         <button type="button" className="pc-send" data-variant="stop" onClick={onStop}>
           Stop
         </button>
       ) : (
-        <button type="submit" className="pc-send" disabled={!canSend}>
+        <button type="submit" className="pc-send" disabled={!canSend} title={attached.pending ? "Waiting for the files to upload" : undefined}>
           Send
         </button>
       )}

@@ -6,6 +6,7 @@ import type { ChatMessage, CustomPayload, SuggestedAction } from "../types";
 import type { UseChat } from "../useChat";
 import { useAutoScroll } from "../useAutoScroll";
 import { useLoadOlder } from "../useLoadOlder";
+import type { AttachmentDrafts } from "../controller/attachments";
 import { ActionMessage } from "./ActionMessage";
 import { ApprovalCard } from "./ApprovalCard";
 import { AssistantMessage } from "./AssistantMessage";
@@ -112,7 +113,8 @@ export function MessageList(props: MessageListProps) {
   const { streamingReasoning } = chat;
   const reasoningLive = isLoading && streamingReasoning !== "" && streamingText === "" && activeToolProgress === null;
   const showThinking = isLoading && streamingText === "" && activeToolProgress === null && !reasoningLive;
-  const [editing, setEditing] = useState<string | null>(null);
+  // The question being edited, and its files (kept, removed, added) while it is.
+  const [editing, setEditing] = useState<{ id: string; drafts: AttachmentDrafts } | null>(null);
   const { controller } = chat;
   const actionsOf = (m: ChatMessage, i: number) => (
     <MessageActions
@@ -124,7 +126,7 @@ export function MessageList(props: MessageListProps) {
       onContinue={(id) => void controller.continueAnswer(id)}
       onRate={controller.setFeedback}
       onEdit={() => {
-        setEditing(m.id);
+        setEditing({ id: m.id, drafts: controller.editDrafts(m.attachments) });
       }}
     />
   );
@@ -141,17 +143,18 @@ export function MessageList(props: MessageListProps) {
           {messages.length === 0 && !isLoading && <div className="pc-welcome">{props.welcome}</div>}
           {[
             ...messages.map((m, i) => {
-              if (m.role === "user" && editing === m.id) {
+              if (m.role === "user" && editing?.id === m.id) {
                 return (
                   <EditMessage
                     key={m.id}
                     initial={m.content}
+                    drafts={editing.drafts}
                     onCancel={() => {
                       setEditing(null);
                     }}
-                    onSend={(text) => {
+                    onSend={(text, attachments) => {
                       setEditing(null);
-                      void controller.editAndResend(m.id, text);
+                      void controller.editAndResend(m.id, text, attachments);
                     }}
                   />
                 );

@@ -4,6 +4,8 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
+import { createChatApi } from "../api";
+import { AttachmentDrafts } from "../controller/attachments";
 import type { ApprovalPublic, ToolHistoryEntry } from "../types";
 import { ApprovalCard } from "./ApprovalCard";
 import { Button } from "./Button";
@@ -55,7 +57,7 @@ describe("the tray's forms", () => {
     render(
       <>
         <FeedbackButtons feedback={null} onRate={() => Promise.resolve(true)} />
-        <EditMessage initial="hi" onSend={() => undefined} onCancel={() => undefined} />
+        <EditMessage initial="hi" drafts={new AttachmentDrafts({ api: createChatApi({ getToken: () => null }) })} onSend={() => undefined} onCancel={() => undefined} />
       </>,
     );
     await userEvent.click(screen.getByRole("button", { name: "Good answer" }));

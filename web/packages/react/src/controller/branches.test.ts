@@ -54,7 +54,7 @@ describe("Branches", () => {
     expect(view(store.getState().messages)).toEqual(["user: Find base editing papers (2/2)"]);
     sse.send(1, { type: "cancelled" });
     await editing;
-    expect(fake.calls.find((c) => c.url.endsWith("/edit"))?.body).toEqual({ message: "Find base editing papers", context });
+    expect(fake.calls.find((c) => c.url.endsWith("/edit"))?.body).toEqual({ message: "Find base editing papers", context, attachments: [] });
   });
 
   it("Continue goes on from the stopped answer's text", async () => {

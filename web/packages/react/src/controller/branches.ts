@@ -2,6 +2,7 @@
 // continued, and the picker between versions. The server keeps the versions and the one
 // chosen; after a branch the conversation is read back so the view shows its stored path.
 import type { BranchKind, ChatApi } from "../api";
+import type { AttachmentRef } from "../types";
 import { emptyMessage, isBusy } from "../state";
 import { errorMessage } from "./errors";
 import type { History } from "./history";
@@ -40,10 +41,14 @@ export class Branches {
   /** A new answer to the same question, shown instead of `messageId` (a branch beside it). */
   regenerate = (messageId: string): Promise<void> => this.branch("regenerate", messageId);
 
-  /** The question `messageId` as edited, sent as a branch beside it, with its own answer. */
-  editAndResend = async (messageId: string, text: string): Promise<void> => {
-    if (text.trim() === "") return;
-    await this.branch("edit", messageId, text);
+  /**
+   * The question `messageId` as edited, sent as a branch beside it, with its own answer.
+   * `attachments`, when given, are the files of the edited question (else it keeps its own).
+   */
+  editAndResend = async (messageId: string, text: string, attachments?: AttachmentRef[]): Promise<void> => {
+    const files = attachments ?? this.store.getState().messages.find((m) => m.id === messageId)?.attachments ?? [];
+    if (text.trim() === "" && files.length === 0) return;
+    await this.branch("edit", messageId, text, files);
   };
 
   /** Goes on with an answer that was stopped or cut off: the new text joins the same message. */
@@ -63,7 +68,7 @@ export class Branches {
     }
   };
 
-  private async branch(kind: BranchKind, messageId: string, text?: string): Promise<void> {
+  private async branch(kind: BranchKind, messageId: string, text?: string, attachments: AttachmentRef[] = []): Promise<void> {
     await this.history.whenLoaded();
     if (isBusy(this.store.getState().status)) return;
     const target = await this.history.stored(messageId);
@@ -75,11 +80,12 @@ export class Branches {
       kind === "edit" && text !== undefined
         ? {
             ...emptyMessage(this.ids.next("user"), "user", text),
+            attachments,
             sibling_count: target.sibling_count + 1,
             sibling_position: target.sibling_count + 1,
           }
         : null;
-    const body = kind === "edit" ? { message: text ?? "", context } : { context };
+    const body = kind === "edit" ? { message: text ?? "", context, attachments: attachments.map((a) => a.id) } : { context };
     await this.stream.start(
       { type: "branch", cut: target.id, message: edited, resume: kind === "continue" ? target : null },
       (signal) => this.api.branchStream(conversationId, target.id, kind, body, signal),
