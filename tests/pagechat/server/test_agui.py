@@ -289,7 +289,14 @@ async def test_a_payload_the_page_declares_as_state_is_a_state_delta(h: Harness)
 
     (delta,) = [e for e in events if e["type"] == "STATE_DELTA"]
     assert delta["delta"] == [{"op": "add", "path": "/draft~1next", "value": {"title": "Apollo"}}]
-    assert _types(events)[-3:] == ["CUSTOM", "STATE_DELTA", "RUN_FINISHED"]
+    # Told as the model wrote them (`reply_parts`), once each, before the message ends.
+    assert _types(events)[-5:] == [
+        "CUSTOM",
+        "CUSTOM",
+        "STATE_DELTA",
+        "TEXT_MESSAGE_END",
+        "RUN_FINISHED",
+    ]
 
 
 async def test_no_state_delta_without_a_state_payload(h: Harness) -> None:
