@@ -54,9 +54,10 @@ function walk(parent: Parent): void {
 }
 
 /** The remark plugin: every `[n]` of the text becomes a `cite` element holding it. */
-export function remarkCitations() {
-  return (tree: Root): void => {
-    walk(tree);
+export function remarkCitations(): (tree: unknown) => void {
+  // `unknown`, not mdast's `Root`: the packed types must not need a package the app lacks.
+  return (tree: unknown): void => {
+    walk(tree as Root);
   };
 }
 
