@@ -310,9 +310,9 @@ test("a second account sees none of the first one's streams, reports or conversa
     await expect(page.getByText("No conversations yet.")).toBeVisible();
 
     await page.goto(`/reports/${String(first.reportId)}`);
-    await expect(page.getByRole("alert")).toContainText("Could not load the report");
+    await expect(page.getByRole("alert")).toContainText("The report was not found");
     await page.goto(`/streams/${String(first.streamId)}`);
-    await expect(page.getByRole("alert")).toContainText("Could not load this stream");
+    await expect(page.getByRole("alert")).toContainText("This stream was not found");
     await shot(page, "horizon-12-other-account");
   } finally {
     await context.close();

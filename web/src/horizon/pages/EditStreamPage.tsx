@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { ActionResult, ClientActionHandler, PagePayloadHandler, PayloadConversation } from "@pagechat/react";
 import { usePageChat } from "../../app/pageChat";
 import { Link, navigate, useLocation } from "../../app/router";
+import { LoadState } from "../components/LoadState";
 import { Notice, type NoticeProps } from "../components/Notice";
 import { TabBar } from "../components/TabBar";
 import { Welcome } from "../components/Welcome";
@@ -172,15 +173,9 @@ export function EditStreamPage({ id }: { id: number }) {
   if (edited.loadError !== null) {
     return (
       <section className="hz-page">
-        <div className="hz-error" role="alert">
-          <p>Could not load this stream: {edited.loadError.message}</p>
-          <div className="hz-row">
-            <Button variant="secondary" onClick={edited.reload}>
-              Retry
-            </Button>
-            <Link to={paths.streams()}>All streams</Link>
-          </div>
-        </div>
+        <LoadState state={{ status: "error", data: null, error: edited.loadError }} what="this stream" onRetry={edited.reload}>
+          {() => null}
+        </LoadState>
       </section>
     );
   }
