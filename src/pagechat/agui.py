@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import uuid
 from collections.abc import Collection, Mapping
 from datetime import datetime
@@ -74,13 +73,12 @@ from .events import (
     ToolUpdate,
 )
 from .pages.choices import find_choice_blocks
-from .protocol import ChatResponsePayload
+from .protocol import TOOL_MARKER, ChatResponsePayload
 from .runs.log import sse_frame
 from .streams import UNSENDABLE, StreamAdapter
 
 __all__ = ["AguiStream", "conversation_for_thread"]
 
-_MARKER = re.compile(r"\[\[tool:\d+\]\]")
 
 _TIME: TypeAdapter[datetime | None] = TypeAdapter(datetime | None)
 
@@ -286,7 +284,7 @@ class AguiStream(StreamAdapter):
         ]
 
     def _text(self, text: str) -> list[BaseEvent]:
-        text = _MARKER.sub("", text)
+        text = TOOL_MARKER.sub("", text)
         if not text:
             return []
         events: list[BaseEvent] = []

@@ -22,7 +22,6 @@ left out, and the decided call's end is told on the call the client has. A recon
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Collection, Sequence
 from typing import Any, Literal, assert_never
@@ -45,7 +44,7 @@ from .events import (
     ToolUpdate,
 )
 from .pages.choices import find_choice_blocks
-from .protocol import AI_SDK_DATA_PARTS, ChatResponsePayload, Source
+from .protocol import AI_SDK_DATA_PARTS, TOOL_MARKER, ChatResponsePayload, Source
 from .runs.log import sse_frame
 from .streams import UNSENDABLE, StreamAdapter
 
@@ -60,7 +59,6 @@ DONE = b"data: [DONE]\n\n"
 Resumed = Literal["approval", "frontend_tool"]
 """What resumed a paused turn: the user's decision, or the client's result of its tool."""
 
-_MARKER = re.compile(r"\[\[tool:\d+\]\]")
 Chunk = dict[str, Any]
 
 _PROGRESS = f"data-{AI_SDK_DATA_PARTS['progress']}"
@@ -270,7 +268,7 @@ class AiSdkStream(StreamAdapter):
         return metadata
 
     def _text(self, text: str) -> list[Chunk]:
-        text = _MARKER.sub("", text)
+        text = TOOL_MARKER.sub("", text)
         if not text:
             return []
         chunks: list[Chunk] = []

@@ -10,6 +10,7 @@ This module depends on nothing but pydantic.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -29,6 +30,7 @@ __all__ = [
     "MAX_JSON_VALUES",
     "MAX_MESSAGE_CHARS",
     "PAYLOAD_ERROR",
+    "TOOL_MARKER",
     "ActionRequest",
     "ActionResult",
     "AiSdkDataParts",
@@ -90,9 +92,21 @@ __all__ = [
     "UserPublic",
     "json_limit_problem",
     "parse_event",
+    "tool_marker",
     "unstorable",
     "wire_schema",
 ]
+
+TOOL_MARKER = re.compile(r"\[\[tool:(\d+)\]\]")
+"""Where a tool call's card stands in an answer's stored text: `[[tool:N]]`, N the call's
+position in the turn's `tool_history`. Clients place cards by it; adapters that carry
+the calls as parts of their own leave it out."""
+
+
+def tool_marker(index: int) -> str:
+    """The text that places the card of the answer's tool call `index`."""
+    return f"[[tool:{index}]]"
+
 
 MAX_MESSAGE_CHARS = 32_000
 """Longest user message accepted, in characters (a paste of a few pages)."""

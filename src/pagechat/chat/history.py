@@ -25,7 +25,7 @@ from ..models.base import (
     ToolResultsTurn,
     UserTurn,
 )
-from ..protocol import PAYLOAD_ERROR, MessagePublic, ToolHistoryEntry
+from ..protocol import PAYLOAD_ERROR, TOOL_MARKER, MessagePublic, ToolHistoryEntry
 from ..tools.sources import with_sources
 
 __all__ = [
@@ -43,7 +43,6 @@ DEFAULT_HISTORY_BUDGET = defaults.HISTORY_BUDGET
 TOOL_OUTPUT_CHARS = 600
 _IMAGE_CHARS = 2_000
 """What an image counts for against the history budget."""
-_MARKER = re.compile(r"\[\[tool:(\d+)\]\]")
 _STATUS_NOTES = {
     "cancelled": "\n\n(The user stopped this answer here.)",
     "error": "\n\n(This answer was cut short by an error.)",
@@ -80,7 +79,7 @@ def partial_text(msg: MessagePublic) -> str:
             return _tool_note(msg.tool_history[index])
         return ""
 
-    return _MARKER.sub(_replace, msg.content)
+    return TOOL_MARKER.sub(_replace, msg.content)
 
 
 def _assistant_text(msg: MessagePublic, *, answered: bool) -> str:
@@ -133,7 +132,7 @@ def _decision_note(msg: MessagePublic, *, answered: bool) -> str:
 
 
 _NO_TEXT = "(The tool results above were the answer.)"
-_MARKERS = re.compile(r"(?:\s*\[\[tool:\d+\]\])+\s*")
+_MARKERS = re.compile(rf"(?:\s*{TOOL_MARKER.pattern})+\s*")
 """A run of markers with nothing but space between them: the calls of one model step."""
 
 
@@ -174,7 +173,7 @@ def _native_steps(msg: MessagePublic) -> tuple[list[ModelMessage], int] | None:
     start = 0
     expected = 0  # how many of `cards` the markers so far named
     for group in _MARKERS.finditer(msg.content):
-        indices = [int(i) for i in _MARKER.findall(group.group(0))]
+        indices = [int(i) for i in TOOL_MARKER.findall(group.group(0))]
         if indices != cards[expected : expected + len(indices)]:
             return None
         expected += len(indices)

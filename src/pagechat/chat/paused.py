@@ -40,6 +40,7 @@ from ..protocol import (
     SuggestedValue,
     ToolHistoryEntry,
     Usage,
+    tool_marker,
 )
 from ..runs import Run
 from ..store.approvals import ClaimedApproval
@@ -57,13 +58,7 @@ __all__ = [
     "parsed_from",
     "parsed_json",
     "replay_events",
-    "tool_marker",
 ]
-
-
-def tool_marker(index: int) -> str:
-    """The text that places the card of the answer's tool call `index`."""
-    return f"[[tool:{index}]]"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -32,7 +32,14 @@ from ..events import ReplyParts, Status, ToolComplete, ToolStart, decode_event
 from ..identity import Principal
 from ..models.base import ModelMessage, TokenUsage
 from ..pages import ParsedReply, TurnSetup, prepare_turn
-from ..protocol import CustomPayload, EntityChange, MessagePublic, Reasoning, ToolHistoryEntry
+from ..protocol import (
+    CustomPayload,
+    EntityChange,
+    MessagePublic,
+    Reasoning,
+    ToolHistoryEntry,
+    tool_marker,
+)
 from ..runs import Claim, Run, interrupted_event
 from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
 from ..store.tables import utcnow
@@ -256,8 +263,8 @@ class AnswerTakeover:
         run.emit(Status(message=RESUMING_STATUS))
         # A completed call's marker may not have streamed yet: it is the card's place.
         for index in range(len(spec.get("tools") or []), len(turn.tool_history)):
-            if f"[[tool:{index}]]" not in "".join(turn.text):
-                _show(run, turn, f"[[tool:{index}]]")
+            if tool_marker(index) not in "".join(turn.text):
+                _show(run, turn, tool_marker(index))
         # Where each card stands, and what its call changed: a pause later replays them.
         turn.cards.extend(
             replace(card, changes=rebuilt.changes.get(card.index, ()))
@@ -358,7 +365,7 @@ class AnswerTakeover:
         turn.cards.append(
             ToolCard(index=index, at=sum(map(len, turn.text)), changes=tuple(result.changes))
         )
-        _show(run, turn, f"[[tool:{index}]]")
+        _show(run, turn, tool_marker(index))
 
     async def _run_again(
         self,

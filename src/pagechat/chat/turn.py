@@ -54,6 +54,7 @@ from ..protocol import (
     Source,
     ToolHistoryEntry,
     Usage,
+    tool_marker,
 )
 from ..runs import MOVED, Run
 from ..store.base import AssistantRecord, ChatStore, RunFence, TurnIds
@@ -63,7 +64,7 @@ from .checkpoints import Checkpointer
 from .coalesce import TextCoalescer
 from .config import ChatConfig
 from .history import build_history, partial_turns
-from .paused import Pauser, SavedTurn, ToolCard, cards_in, tool_marker
+from .paused import Pauser, SavedTurn, ToolCard, cards_in
 from .stored import unsaved, wait_stored
 from .text import storable, storable_text
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 
+from ..protocol import TOOL_MARKER
 from ..tools.choices import choices_as_text
 
 __all__ = ["searchable_text", "snippet_of"]
 
 _SNIPPET_CHARS = 160
-_MARKER = re.compile(r"\[\[tool:\d+\]\]")
 
 
 def searchable_text(content: str) -> str | None:
@@ -24,13 +24,13 @@ def searchable_text(content: str) -> str | None:
     read as it is: the index takes `content` itself (`messages.search_text` stays empty)."""
     if "[[tool:" not in content and "```choices" not in content:
         return None
-    return _MARKER.sub(" ", choices_as_text(content))
+    return TOOL_MARKER.sub(" ", choices_as_text(content))
 
 
 def snippet_of(text_: str, terms: list[str]) -> str:
     """`text_` on one line as the user read it (tool markers out, a ```` ```choices ````
     block as its question and options), cut to the part around its first matching word."""
-    flat = " ".join(_MARKER.sub(" ", choices_as_text(text_, inline=True)).split())
+    flat = " ".join(TOOL_MARKER.sub(" ", choices_as_text(text_, inline=True)).split())
     lowered = flat.casefold()
     found = [m.start() for t in terms if (m := re.search(rf"(?<![^\W_]){re.escape(t)}", lowered))]
     start = max(0, min(found, default=0) - _SNIPPET_CHARS // 4)
