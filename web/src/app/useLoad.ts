@@ -1,5 +1,4 @@
-// Loads something for a shell page: its state and a reload (the shape of Horizon's
-// horizon/useLoad.ts, which the shell's pages cannot import: the shell sits under the apps).
+// Loads something for a page of the shell or an app: its state, a reload, and a setter for local changes.
 import { useCallback, useEffect, useState } from "react";
 
 export type Load<T> =
@@ -7,8 +6,15 @@ export type Load<T> =
   | { status: "ready"; data: T; error: null }
   | { status: "error"; data: null; error: Error };
 
-/** Runs `load` (keep it stable: a useCallback) now, whenever it changes, and on `reload`. */
-export function useLoad<T>(load: () => Promise<T>): { state: Load<T>; reload: () => void } {
+export interface UseLoad<T> {
+  state: Load<T>;
+  reload: () => void;
+  /** Changes the loaded value in place (after a save answered part of it). */
+  update: (change: (data: T) => T) => void;
+}
+
+/** Runs `load` (keep it stable: a useCallback) now and whenever it changes. */
+export function useLoad<T>(load: () => Promise<T>): UseLoad<T> {
   const [state, setState] = useState<Load<T>>({ status: "loading", data: null, error: null });
   const [round, setRound] = useState(0);
   useEffect(() => {
@@ -28,5 +34,8 @@ export function useLoad<T>(load: () => Promise<T>): { state: Load<T>; reload: ()
   const reload = useCallback(() => {
     setRound((r) => r + 1);
   }, []);
-  return { state, reload };
+  const update = useCallback((change: (data: T) => T) => {
+    setState((s) => (s.status === "ready" ? { status: "ready", data: change(s.data), error: null } : s));
+  }, []);
+  return { state, reload, update };
 }

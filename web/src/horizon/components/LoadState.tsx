@@ -2,7 +2,7 @@ import { Button, HttpError } from "@pagechat/react";
 import type { ReactNode } from "react";
 import { Link } from "../../app/router";
 import { paths } from "../paths";
-import type { Load } from "../useLoad";
+import type { Load } from "../../app/useLoad";
 
 export interface LoadStateProps<T> {
   state: Load<T>;

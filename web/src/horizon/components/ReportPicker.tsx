@@ -3,7 +3,7 @@ import { navigate } from "../../app/router";
 import { useHorizonApi } from "../HorizonContext";
 import { paths } from "../paths";
 import { useEntityChanges } from "../useEntityChanges";
-import { useLoad } from "../useLoad";
+import { useLoad } from "../../app/useLoad";
 
 /** The stream's reports, newest first, to move between them. */
 export function ReportPicker({ streamId, reportId }: { streamId: number; reportId: number }) {

@@ -11,7 +11,7 @@ import { Welcome } from "../components/Welcome";
 import type { ArticleDetail, ReportEntry } from "../generated/api";
 import { useHorizonApi } from "../HorizonContext";
 import { doiUrl, paths, pubmedUrl } from "../paths";
-import { useLoad } from "../useLoad";
+import { useLoad } from "../../app/useLoad";
 
 /** The article page's state as its chat page reads it (horizon/pages/article.py). */
 function articleContext(article: ArticleDetail | null, entry: ReportEntry | undefined, pmid: string) {

@@ -11,7 +11,7 @@ import type { PageClientAction, ReportArticlePublic, ReportArticleUpdate, Report
 import { useHorizonApi } from "../HorizonContext";
 import { paths } from "../paths";
 import { noticeOnArrival, useEntityChanges } from "../useEntityChanges";
-import { useLoad } from "../useLoad";
+import { useLoad } from "../../app/useLoad";
 
 /** The reports page's state as its chat page reads it (horizon/pages/reports.py). */
 function reportContext(report: ReportDetail | null, shown: ReportArticlePublic[], selected: ReportArticlePublic | undefined, id: number) {

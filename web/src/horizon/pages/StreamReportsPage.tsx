@@ -6,7 +6,7 @@ import { Notice } from "../components/Notice";
 import { useHorizonApi } from "../HorizonContext";
 import { paths } from "../paths";
 import { noticeOnArrival } from "../useEntityChanges";
-import { useLoad } from "../useLoad";
+import { useLoad } from "../../app/useLoad";
 
 /** A stream's reports: opens the newest one. */
 export function StreamReportsPage({ streamId }: { streamId: number }) {

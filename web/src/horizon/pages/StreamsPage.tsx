@@ -10,7 +10,7 @@ import type { PageClientAction, PagePayloadType, StreamPublic } from "../generat
 import { useHorizonApi } from "../HorizonContext";
 import { pageActions } from "../payloadHandler";
 import { paths } from "../paths";
-import { useLoad } from "../useLoad";
+import { useLoad } from "../../app/useLoad";
 
 const NO_STREAMS: StreamPublic[] = [];
 
