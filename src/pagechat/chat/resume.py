@@ -4,7 +4,7 @@ A run is started with a resume recipe (`recipe`: who asked, the page context, th
 question, the answer's ids and, for Continue, the part stored before the run), kept
 in the run's Redis metadata. When its worker stops, another claims the run
 (runs/takeover.py) and calls `AnswerTakeover.take_over` with the run's whole event log. The
-answer so far is rebuilt from that log exactly as followers saw it (`rebuild`), stored
+answer so far is rebuilt from that log exactly as followers saw it (`rebuild.py`), stored
 at once, and continued in the same run by Continue's mechanism (`history.partial_turns`):
 completed tool calls go back to the model with their results from the log, never run
 again; the text after them is the assistant's unfinished turn (a prefill, or a request
@@ -20,23 +20,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..events import ReplyParts, Status, ToolComplete, ToolStart, decode_event
+from ..events import Status, ToolComplete, ToolStart
 from ..identity import Principal
 from ..models.base import ModelMessage, TokenUsage
 from ..pages import ParsedReply, TurnSetup, prepare_turn
 from ..protocol import (
     CustomPayload,
-    EntityChange,
     MessagePublic,
-    Reasoning,
     ToolHistoryEntry,
     tool_marker,
 )
@@ -48,8 +46,9 @@ from ..tools.sources import SourceNumbers
 from ..tools.types import ToolConfig, ToolResult
 from .config import ChatConfig
 from .paused import ToolCard, cards_in, parsed_from, parsed_json
+from .rebuild import Rebuilt, rebuild
 from .text import storable, storable_text
-from .turn import TurnRunner, TurnState, joined_parts, tool_context, usage_of
+from .turn import TurnRunner, TurnState, tool_context, usage_of
 
 RunTurn = Callable[[Run, TurnState, Principal, dict[str, Any], list[ModelMessage]], Awaitable[None]]
 """Drives a turn's agent loop in a run (`ChatService._run`)."""
@@ -77,9 +76,7 @@ __all__ = [
     "RESUMING_STATUS",
     "UNKNOWN_OUTCOME_RESULT",
     "AnswerTakeover",
-    "Rebuilt",
     "TurnParts",
-    "rebuild",
     "recipe",
 ]
 
@@ -127,104 +124,6 @@ def recipe(
             "first": first,
         },
         default=str,
-    )
-
-
-@dataclass(slots=True)
-class Rebuilt:
-    """An answer as its followers saw it, folded from its run's log."""
-
-    content: str
-    tool_history: list[ToolHistoryEntry]
-    running: list[ToolStart] = field(default_factory=list)
-    """Calls started and not completed when the worker stopped (in order)."""
-    usage: TokenUsage = field(default_factory=TokenUsage)
-    """Tokens the answer used before the worker stopped: its model calls up to the last
-    completed tool call (a call cut off midway reported none)."""
-    reasoning: Reasoning | None = None
-    """The model's reasoning the followers saw. The log keeps no times, so its seconds
-    are 0: the taken-over answer counts only the reasoning timed after it."""
-    parsed: ParsedReply | None = None
-    """The cards, chips and actions the model wrote, as followers saw them (`reply_parts`)."""
-    changes: dict[int, tuple[EntityChange, ...]] = field(default_factory=dict)
-    """What each completed call changed in the app, by its index (its `tool_complete`'s)."""
-
-
-def rebuild(
-    entries: Iterable[tuple[int, str, bytes]],
-    *,
-    content: str = "",
-    tool_history: Sequence[ToolHistoryEntry] = (),
-    parsed: ParsedReply | None = None,
-) -> Rebuilt:
-    """Fold a run's events (`(seq, type, json)`) onto the answer stored before it: the text
-    streamed, each completed call with the input of its start, its output, its card and
-    its approval, the cards, chips and actions the model wrote, and the tokens used so far."""
-    text = [content]
-    history = list(tool_history)
-    started: list[ToolStart] = []
-    usage = TokenUsage()
-    thoughts: list[str] = []
-    changes: dict[int, tuple[EntityChange, ...]] = {}
-    for _seq, kind, data in entries:
-        if kind == "text_delta":
-            text.append(orjson.loads(data)["text"])
-        elif kind == "reasoning":
-            thoughts.append(orjson.loads(data)["text"])
-        elif kind == "reply_parts":
-            parts = decode_event(data)
-            assert isinstance(parts, ReplyParts)
-            parsed = joined_parts(
-                parsed,
-                ParsedReply(
-                    message="",
-                    payloads=parts.payloads,
-                    suggested_values=parts.suggested_values or None,
-                    suggested_actions=parts.suggested_actions or None,
-                    warnings=parts.warnings,
-                ),
-            )
-        elif kind == "tool_start":
-            event = orjson.loads(data)
-            started.append(
-                ToolStart(
-                    tool=event["tool"], input=event["input"], tool_use_id=event["tool_use_id"]
-                )
-            )
-        elif kind == "tool_complete":
-            done = decode_event(data)
-            assert isinstance(done, ToolComplete)
-            # Tools run one at a time, in order: the first open start of that tool.
-            at = next((i for i, s in enumerate(started) if s.tool == done.tool), None)
-            start = started.pop(at) if at is not None else None
-            if done.changes:
-                changes[len(history)] = tuple(done.changes)
-            history.append(
-                ToolHistoryEntry(
-                    tool_name=done.tool,
-                    input=dict(start.input) if start is not None else {},
-                    output=done.output or "",
-                    is_error=done.is_error,
-                    tool_use_id=start.tool_use_id if start is not None else None,
-                    payload=done.payload,
-                    approval=done.approval,
-                    sources=done.sources or [],
-                )
-            )
-            if done.usage is not None:
-                u = done.usage
-                usage = TokenUsage(
-                    u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
-                )
-    reasoning = Reasoning(text="".join(thoughts), seconds=0) if thoughts else None
-    return Rebuilt(
-        content="".join(text),
-        tool_history=history,
-        running=started,
-        usage=usage,
-        reasoning=reasoning,
-        parsed=parsed,
-        changes=changes,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from pagechat.chat.resume import rebuild
+from pagechat.chat.rebuild import rebuild
 from pagechat.pages import ParsedReply
 from pagechat.protocol import (
     CustomPayload,
