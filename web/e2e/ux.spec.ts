@@ -51,14 +51,11 @@ async function targetProblems(page: Page, scope: string, min: number): Promise<s
             problems.push(`${name(el)} is ${rect.width.toFixed(0)}×${rect.height.toFixed(0)}`);
           const top = document.elementFromPoint(Math.min(Math.max(cx, 0), window.innerWidth - 1), cy);
           const label = el.tagName === "INPUT" ? el.closest("label") : null;
-          // A sticky bar (a form's footer) covers what scrolls under it: scrolling frees it.
-          // Whatever is fixed (the launcher) covers it wherever the page is scrolled.
-          let sticky = false;
-          for (let n: Element | null = top; n !== null; n = n.parentElement) if (getComputedStyle(n).position === "sticky") sticky = true;
           const covers = (over: Element | null) => over !== null && !el.contains(over) && !over.contains(el) && !(label?.contains(over) ?? false);
-          if (!sticky && covers(top)) {
-            // Under something fixed (the launcher) here: hidden only if it stays so once
-            // scrolled to the middle of the window, where a user would bring it.
+          if (covers(top)) {
+            // Under something fixed (the launcher) or sticky (a form's footer) here: hidden
+            // only if it stays so once scrolled to the middle of the window, where a user
+            // would bring it.
             const y = window.scrollY;
             el.scrollIntoView({ block: "center" });
             const moved = el.getBoundingClientRect();
@@ -72,6 +69,29 @@ async function targetProblems(page: Page, scope: string, min: number): Promise<s
     },
     { scope, min },
   );
+}
+
+/** Controls the launcher stands over on a form page, or at the end of any page: none, but
+ * those a form's sticky footer covers there too (scrolling frees them), and none of the
+ * footer's own. Mid-list, a list's row may pass under it: scrolling frees it (`targetProblems`). */
+async function underTheLauncher(page: Page, atTheEnd: boolean): Promise<string[]> {
+  return page.evaluate((atTheEnd) => {
+    const launcher = document.querySelector(".pc-launcher")?.getBoundingClientRect();
+    const footer = document.querySelector(".hz-form-footer");
+    if (launcher === undefined || (footer === null && !atTheEnd)) return [];
+    const band = footer?.getBoundingClientRect();
+    const under: string[] = [];
+    for (const el of Array.from(document.querySelectorAll("button, a[href], input, select, textarea, summary"))) {
+      if (el.closest(".pc-launcher, .pc-tray")) continue;
+      const r = el.getBoundingClientRect();
+      const top = Math.max(r.top, launcher.top);
+      const bottom = Math.min(r.bottom, launcher.bottom);
+      if (r.width === 0 || bottom <= top || r.right <= launcher.left || r.left >= launcher.right) continue;
+      const behindFooter = band !== undefined && !(footer?.contains(el) ?? false) && band.top <= top && band.bottom >= bottom;
+      if (!behindFooter) under.push(`${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent).trim().slice(0, 30)}"`);
+    }
+    return under;
+  }, atTheEnd);
 }
 
 /** A new signed-in page in `scheme`, at `width`. */
@@ -188,6 +208,7 @@ test("every page's controls are 24×24 px (44×44 on touch) and uncovered, the l
             window.scrollTo(0, end === "top" ? 0 : document.body.scrollHeight);
           }, at);
           expect(await targetProblems(page, "body", min), `${path}, ${scheme}, ${String(width)} px, ${at}`).toEqual([]);
+          expect(await underTheLauncher(page, at === "bottom"), `${path}, ${scheme}, ${String(width)} px, ${at}`).toEqual([]);
         }
         expect(await contrastProblems(page, "body"), `${path}, ${scheme}, ${String(width)} px`).toEqual([]);
       }
