@@ -95,3 +95,26 @@ def test_a_pdf_with_text_but_no_abstract_says_so() -> None:
         "The paper is **A table of reagents and their suppliers**. "
         "I found no abstract in its text, so I cannot say more."
     )
+
+
+def test_a_wrapped_title_is_joined_but_the_authors_line_is_not() -> None:
+    authors = "Ada Lovelace, Rosalind Franklin, Barbara McClintock"
+    wrapped = text_pdf(
+        [
+            "Base editing corrects the sickle cell mutation in edited human",
+            "haematopoietic stem cells",
+            authors,
+            "Abstract",
+            "We edit. It works.",
+        ]
+    )
+    one_line = text_pdf(
+        ["Base editing corrects the sickle cell mutation in CRISPR edited stem cells", authors]
+    )
+
+    assert read_paper(part=_part(wrapped)).title == (
+        "Base editing corrects the sickle cell mutation in edited human haematopoietic stem cells"
+    )
+    assert read_paper(part=_part(one_line)).title == (
+        "Base editing corrects the sickle cell mutation in CRISPR edited stem cells"
+    )

@@ -100,11 +100,22 @@ def _first_title_line(lines: list[str]) -> str:
             continue
         title = line
         following = lines[number + 1] if number + 1 < len(lines) else ""
-        wraps = following and not _ABSTRACT.match(following) and len(following.split()) <= 12
-        if wraps and not title.endswith(".") and (following[:1].islower() or len(title) > 50):
+        if not title.endswith(".") and _continues_title(title, following):
             title = _joined([title, following])
         return title[:_MAX_TITLE_CHARS].rstrip(" .")
     return ""
+
+
+def _continues_title(title: str, following: str) -> bool:
+    """Whether `following` is the rest of a title wrapped after `title`: it goes on in
+    lower case, or the title line is long and the next one is short and has none of what
+    marks the authors' line (commas, affiliation digits, an e-mail or a star)."""
+    if not following or _ABSTRACT.match(following) or len(following.split()) > 12:
+        return False
+    if following[:1].islower():
+        return True
+    authors = re.search(r"[,\d@*†]", following) is not None
+    return len(title) > 50 and not authors
 
 
 def _can_be_title(line: str) -> bool:
