@@ -128,7 +128,7 @@ def _can_be_title(line: str) -> bool:
 
 
 def _after_heading(lines: list[str]) -> str:
-    """The text after an "Abstract" heading, up to the next heading or a blank gap."""
+    """The text after an "Abstract" heading (or "Summary"), up to the next heading."""
     for number, line in enumerate(lines):
         match = _ABSTRACT.match(line)
         if match is None:
