@@ -109,6 +109,16 @@ def corpus_items(corpus_dir: Path) -> list[PubmedItem]:
     return list(iter_corpus_items(corpus_dir))
 
 
+CRISPR_PMID = "26673326"
+"""A real record on a CRISPR-Cas9 screen in glioblastoma: the paper shared as a PDF."""
+
+
+@pytest.fixture(scope="session")
+def crispr_record(corpus_items: list[PubmedItem]) -> ArticleRecord:
+    """The real record `CRISPR_PMID`, from the corpus in ../shared."""
+    return next(i for i in corpus_items if isinstance(i, ArticleRecord) and i.pmid == CRISPR_PMID)
+
+
 @pytest.fixture(scope="session")
 def _eutils_server(pubmed_dir: Path) -> Iterator[FakeEutils]:
     with FakeEutils(pubmed_dir) as server:

@@ -2,6 +2,7 @@
 
 from .base import (
     AssistantTurn,
+    FilePart,
     Model,
     ModelEvent,
     ModelFinish,
@@ -26,6 +27,7 @@ from .testing import FunctionModel, Pause, ScriptedModel, ScriptItem, tool_call
 
 __all__ = [
     "AssistantTurn",
+    "FilePart",
     "FunctionModel",
     "Model",
     "ModelEvent",

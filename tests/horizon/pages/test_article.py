@@ -53,7 +53,10 @@ def test_context_without_an_article(context: dict[str, Any]) -> None:
     )
 
 
-def test_the_page_has_no_payloads_and_its_context_reaches_the_prompt() -> None:
+def test_the_pages_one_payload_adds_a_shared_paper_and_its_context_reaches_the_prompt() -> None:
     setup = prepare_turn({"current_page": "article", "article": {"pmid": "1"}}, is_admin=False)
-    assert setup.payloads == []
+    assert [(p.type, p.accept_action) for p in setup.payloads] == [
+        ("schema_proposal", "apply_schema_proposal")
+    ]
+    assert "When the user's message carries a paper's PDF" in setup.system_prompt
     assert "Article PMID: 1" in setup.system_prompt

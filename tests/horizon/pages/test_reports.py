@@ -82,9 +82,12 @@ def test_long_article_lists_are_cut_with_a_note() -> None:
     assert text.endswith("(10 more not shown)")
 
 
-def test_the_page_offers_no_payloads_and_the_open_article_action() -> None:
+def test_the_page_offers_a_shared_papers_card_and_the_open_article_action() -> None:
     setup = prepare_turn(REPORT_CONTEXT, is_admin=False)
-    assert setup.payloads == []
+    assert [(p.type, p.accept_action) for p in setup.payloads] == [
+        ("schema_proposal", "apply_schema_proposal")
+    ]
+    assert "call get_stream_details for its current topics" in setup.system_prompt
     assert "open_article (data: pmid)" in setup.system_prompt
     assert "Report ID: 42" in setup.context_text
     reply = parse_reply(

@@ -52,7 +52,14 @@ export function SchemaProposalCard({ data, current, callbacks }: SchemaProposalC
       )}
       {c.inclusion_notes !== undefined && <TextDiff label="Inclusion notes" before={s?.inclusion_notes ?? null} after={c.inclusion_notes} />}
       {c.exclusion_notes !== undefined && <TextDiff label="Exclusion notes" before={s?.exclusion_notes ?? null} after={c.exclusion_notes} />}
-      <ProposalActions callbacks={callbacks} effect="Accepting changes these fields in the form and saves them to the stream; you can undo it." />
+      <ProposalActions
+        callbacks={callbacks}
+        effect={
+          current === null
+            ? "Accepting saves these fields to the stream (topics: the whole list shown)."
+            : "Accepting changes these fields in the form and saves them to the stream; you can undo it."
+        }
+      />
     </div>
   );
 }

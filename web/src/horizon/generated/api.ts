@@ -321,25 +321,31 @@ export const HORIZON_PAGES = {
   },
   "reports": {
     "tabs": [],
-    "payloads": [],
+    "payloads": [
+      "schema_proposal"
+    ],
     "client_actions": [
       "close_chat",
       "open_article"
     ],
     "server_actions": [
       "star_article",
-      "save_article_note"
+      "save_article_note",
+      "apply_schema_proposal"
     ]
   },
   "article": {
     "tabs": [],
-    "payloads": [],
+    "payloads": [
+      "schema_proposal"
+    ],
     "client_actions": [
       "close_chat"
     ],
     "server_actions": [
       "star_article",
-      "save_article_note"
+      "save_article_note",
+      "apply_schema_proposal"
     ]
   }
 } as const;

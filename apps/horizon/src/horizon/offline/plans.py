@@ -7,6 +7,7 @@ from collections.abc import Callable
 from . import charts, deletion, lookups, proposals
 from .asks import Ask, AskKind, recognise
 from .compare import compare
+from .paper_replies import has_paper, paper_reply
 from .replies import cannot_do, fallback, help_reply
 from .situation import Situation, Step
 
@@ -38,13 +39,18 @@ _HANDLERS: dict[AskKind, Handler] = {
 
 
 def plan(s: Situation) -> Step:
-    """The next step. Calls the model may not make (a tool not offered, one already made
-    with the same input, or any after the round limit) are never planned: the situation
-    is then replanned without calls, so every turn ends."""
-    ask = recognise(s.message, s.page_name, s.page.tab or "")
-    step = _HANDLERS[ask.kind](s, ask)
+    """The next step. A message carrying a paper's PDF is about the paper, whatever it
+    says ("What does this paper add?"). Calls the model may not make (a tool not
+    offered, one already made with the same input, or any after the round limit) are
+    never planned: the situation is then replanned without calls, so every turn ends."""
+    if has_paper(s):
+        handler: Callable[[Situation], Step] = paper_reply
+    else:
+        ask = recognise(s.message, s.page_name, s.page.tab or "")
+        handler = lambda situation: _HANDLERS[ask.kind](situation, ask)  # noqa: E731
+    step = handler(s)
     if step.calls and not all(_allowed(s, c.name, c.input) for c in step.calls):
-        step = _HANDLERS[ask.kind](s.without_calls(), ask)
+        step = handler(s.without_calls())
     return step
 
 

@@ -11,7 +11,8 @@ from .situation import Call, Done, Situation, Step, compose
 OFFLINE_NOTE = (
     "I am Horizon's offline assistant: no language model is connected, so I do each page's "
     "main tasks (searching PubMed, explaining an article, summarising and charting a report, "
-    "listing, comparing and charting your streams, drafting stream settings) but cannot chat "
+    "summarising a paper's PDF and proposing it for the stream, listing, comparing and "
+    "charting your streams, drafting stream settings) but cannot chat "
     "freely. To chat freely, set ANTHROPIC_API_KEY (or OPENAI_API_KEY, and OPENAI_BASE_URL "
     "for an OpenAI-compatible server) and restart Horizon."
 )

@@ -1,6 +1,6 @@
 """What the offline model knows when it is called, read from the `ModelRequest` alone.
 
-* the ask: the last user turn's text;
+* the ask: the last user turn's text, and the files it carries (a paper's PDF, ...);
 * the page, tab and page state: the page-context block of the system prompt
   (`pagechat.pages.page_context_in`), written by Horizon's pages in the
   `horizon.page_text` format;
@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pagechat.models import AssistantTurn, ModelRequest, ToolResultsTurn, UserTurn
+from pagechat.models import AssistantTurn, FilePart, ModelRequest, ToolResultsTurn, UserTurn
 from pagechat.pages import page_context_in
 
 from ..page_text import PageText, read_page_text
@@ -59,6 +59,7 @@ class Situation:
     markers: frozenset[str]
     done: tuple[Done, ...] = ()
     may_call: bool = True
+    files: tuple[FilePart, ...] = ()
 
     @property
     def page_name(self) -> str:
@@ -96,6 +97,7 @@ def read_situation(request: ModelRequest) -> Situation:
         markers=frozenset(s.marker for s in ALL_SHAPES if s.marker in outside),
         done=tuple(_done(turn)),
         may_call=request.tool_choice == "auto" and rounds < MAX_ROUNDS,
+        files=last.files if isinstance(last, UserTurn) else (),
     )
 
 

@@ -8,9 +8,10 @@ Context the web page sends (every key optional; odd values read as empty)::
               relevance_score, rationale, category, starred, notes}   # from a report
     report_id: 42, stream_id: 3                                       # when opened from one
 
-The page has no payloads of its own: the model answers with tools (PubMed,
-stored articles, reports). Opened from a report, its server actions star the
-article or save notes on it there: `star_article`, `save_article_note`.
+The model answers with tools (PubMed, stored articles, reports). Opened from a
+report, its server actions star the article or save notes on it there:
+`star_article`, `save_article_note`; and a shared paper's `schema_proposal` (see
+`_papers`) adds the paper to that report's stream: `apply_schema_proposal`.
 """
 
 from __future__ import annotations
@@ -19,15 +20,17 @@ from typing import Any
 
 from pagechat.pages import as_dict, as_id, as_list, as_number, first, register_page
 
-from ..actions import SAVE_ARTICLE_NOTE, STAR_ARTICLE
+from ..actions import APPLY_SCHEMA_PROPOSAL, SAVE_ARTICLE_NOTE, STAR_ARTICLE
 from ..page_text import ContextText, Label, clean
+from ._papers import PAPER_INSTRUCTIONS, PAPER_PAYLOAD
 
 __all__ = ["PAGE", "build_context"]
 
-_INSTRUCTIONS = (
+_PAGE_INSTRUCTIONS = (
     "The user is reading one article. Explain it plainly, answer from its abstract and "
     "your tools, and say when the abstract does not tell. Cite articles by PMID."
 )
+_INSTRUCTIONS = f"{_PAGE_INSTRUCTIONS}\n\n{PAPER_INSTRUCTIONS}"
 
 _AUTHORS_SHOWN = 8
 
@@ -67,6 +70,7 @@ def build_context(context: dict[str, Any]) -> str:
 PAGE = register_page(
     "article",
     context_builder=build_context,
-    server_actions=[STAR_ARTICLE, SAVE_ARTICLE_NOTE],
+    payloads=(PAPER_PAYLOAD,),
+    server_actions=[STAR_ARTICLE, SAVE_ARTICLE_NOTE, APPLY_SCHEMA_PROPOSAL],
     instructions=_INSTRUCTIONS,
 )

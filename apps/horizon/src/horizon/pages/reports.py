@@ -12,11 +12,13 @@ Context the web page sends (every key optional; odd values read as empty)::
     selected_article: {pmid, title} or "38012345"
 
 Each article is one line: `PMID 38012345 (rank 1, score 0.92, category: Trials,
-starred, has notes) — Title`. The page has no payloads of its own: the model
-answers with tools (report summary, report articles, PubMed), whose cards the
-web page renders. Client action: `open_article` (`data: {pmid}`). Server actions:
+starred, has notes) — Title`. The model answers with tools (report summary,
+report articles, PubMed), whose cards the web page renders; its one payload is a
+shared paper's `schema_proposal` adding the paper to the stream as a topic (see
+`_papers`). Client action: `open_article` (`data: {pmid}`). Server actions:
 `star_article` (`data: {pmid, starred?}`) and `save_article_note` (`data: {pmid,
-notes}`), on the report in the data or the context.
+notes}`), on the report in the data or the context; `apply_schema_proposal`
+(accepting that card), on the stream in the context.
 """
 
 from __future__ import annotations
@@ -33,19 +35,21 @@ from pagechat.pages import (
     register_page,
 )
 
-from ..actions import SAVE_ARTICLE_NOTE, STAR_ARTICLE
+from ..actions import APPLY_SCHEMA_PROPOSAL, SAVE_ARTICLE_NOTE, STAR_ARTICLE
 from ..page_text import ContextText, Label, clean, item
+from ._papers import PAPER_INSTRUCTIONS, PAPER_PAYLOAD
 
 __all__ = ["OPEN_ARTICLE", "PAGE", "build_context"]
 
 OPEN_ARTICLE = ClientAction("open_article", "Open an article of this report.", ("pmid",))
 
-_INSTRUCTIONS = (
+_PAGE_INSTRUCTIONS = (
     "The user is reading a report of one of their research streams: key highlights, a "
     "thematic summary and the articles found, each with a relevance score, a category and "
     "the user's stars and notes. Answer from the report and your tools; cite articles by "
     "PMID. To open an article, offer the open_article action with its PMID."
 )
+_INSTRUCTIONS = f"{_PAGE_INSTRUCTIONS}\n\n{PAPER_INSTRUCTIONS}"
 
 _MAX_ARTICLES = 60
 
@@ -114,7 +118,8 @@ PAGE = register_page(
     "reports",
     context_builder=build_context,
     client_actions=[OPEN_ARTICLE],
-    server_actions=[STAR_ARTICLE, SAVE_ARTICLE_NOTE],
+    payloads=(PAPER_PAYLOAD,),
+    server_actions=[STAR_ARTICLE, SAVE_ARTICLE_NOTE, APPLY_SCHEMA_PROPOSAL],
     instructions=_INSTRUCTIONS,
     context_budget=12_000,
 )
