@@ -38,6 +38,7 @@ __all__ = [
     "TAKEOVER_GAP",
     "RunMetrics",
     "count_database_errors",
+    "count_model_tokens",
     "render_latest",
 ]
 
@@ -61,10 +62,23 @@ TEXT_DELTAS = Counter("pagechat_text_deltas", "Text delta events streamed to use
 TEXT_CHARS = Counter("pagechat_text_chars", "Characters of answer text streamed to users.")
 MODEL_TOKENS = Counter(
     "pagechat_model_tokens",
-    "Model tokens of ended answers, as the provider reported them (kind: input, output, "
-    "and cache_read / cache_write, the part of input read from or written to the prompt cache).",
-    ["kind"],
+    "Model tokens as the provider reported them, by kind (input, output, and cache_read / "
+    "cache_write, the part of input read from or written to the prompt cache) and purpose "
+    "(answer: ended answers; title: the calls that title a conversation).",
+    ["kind", "purpose"],
 )
+
+
+def count_model_tokens(
+    *, purpose: str, input: int, output: int, cache_read: int = 0, cache_write: int = 0
+) -> None:
+    """Add a model call's reported tokens to `pagechat_model_tokens` (purpose: answer, title)."""
+    MODEL_TOKENS.labels("input", purpose).inc(input)
+    MODEL_TOKENS.labels("output", purpose).inc(output)
+    MODEL_TOKENS.labels("cache_read", purpose).inc(cache_read)
+    MODEL_TOKENS.labels("cache_write", purpose).inc(cache_write)
+
+
 TIME_TO_FIRST_TOKEN = Histogram(
     "pagechat_time_to_first_token_seconds",
     "From the start of an answer to its first text delta.",
@@ -164,10 +178,13 @@ class RunMetrics:
         elif event_type == "complete":
             usage = event.payload.usage
             if usage is not None:
-                MODEL_TOKENS.labels("input").inc(usage.input_tokens)
-                MODEL_TOKENS.labels("output").inc(usage.output_tokens)
-                MODEL_TOKENS.labels("cache_read").inc(usage.cache_read_tokens)
-                MODEL_TOKENS.labels("cache_write").inc(usage.cache_write_tokens)
+                count_model_tokens(
+                    purpose="answer",
+                    input=usage.input_tokens,
+                    output=usage.output_tokens,
+                    cache_read=usage.cache_read_tokens,
+                    cache_write=usage.cache_write_tokens,
+                )
             self._end("complete", "")
         elif event_type == "error":
             self._end("error", event.code or "unknown")

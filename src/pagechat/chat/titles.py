@@ -8,7 +8,8 @@ first-message one only if the user has not renamed the conversation meanwhile. A
 that fails or takes too long leaves the first-message title; it is logged, never shown.
 
 The call's tokens are the user's like an answer's: once the model has finished, they are
-recorded as a usage row of their own (`purpose="title"`, store/usage.py), even when the
+recorded as a usage row of their own (`purpose="title"`, store/usage.py) and counted in
+`/metrics` (`pagechat_model_tokens{purpose="title"}`), even when the
 user renamed the conversation meanwhile. A call cut short (a model that rambles past its
 `max_tokens`, a timeout) never reported its tokens, and records none.
 """
@@ -22,6 +23,7 @@ from collections.abc import Callable
 
 from ..events import TextDelta
 from ..identity import Principal
+from ..metrics import count_model_tokens
 from ..models.base import Model, ModelFinish, ModelRequest, TokenUsage, UserTurn
 from ..store.base import ChatStore
 from ..store.titles import TITLE_CHARS, make_title
@@ -116,6 +118,13 @@ class TitleWriter:
             async with asyncio.timeout(TITLE_TIMEOUT_SECONDS):
                 title, usage = await _ask(model, question, answer)
             if usage is not None:
+                count_model_tokens(
+                    purpose="title",
+                    input=usage.input_tokens,
+                    output=usage.output_tokens,
+                    cache_read=usage.cache_read_tokens,
+                    cache_write=usage.cache_write_tokens,
+                )
                 await self._store.record_title_usage(
                     user=user, model=f"{model.provider}/{model.name}", usage=usage_of(usage)
                 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import httpx
@@ -94,6 +95,39 @@ async def test_a_completed_answer_is_counted_with_its_timings(
     assert deltas >= 1
     assert grew("pagechat_inter_token_seconds_count") == deltas - 1
     assert _value(after, "pagechat_runs_active") == _value(before, "pagechat_runs_active")
+
+
+async def test_title_call_tokens_are_counted_apart_from_the_answers(
+    client: tuple[httpx.AsyncClient, list[ScriptedModel]],
+) -> None:
+    http, models = client
+    models[0] = ScriptedModel([["Tardigrades survive drying out."]], title="Tardigrade survival")
+    before = await _scrape(http)
+    async with http.stream(
+        "POST", "/api/chat/stream", json={"message": "tardigrades?"}, headers=AUTH_A
+    ) as r:
+        fs = await read_all(r)
+    usage = fs[-1].event["payload"]["usage"]
+    async with asyncio.timeout(5):
+        while not models[0].title_requests:
+            await asyncio.sleep(0.02)
+        while _tokens(after := await _scrape(http), "output", "title") == _tokens(
+            before, "output", "title"
+        ):
+            await asyncio.sleep(0.02)
+
+    def grew(kind: str, purpose: str) -> float:
+        return _tokens(after, kind, purpose) - _tokens(before, kind, purpose)
+
+    assert grew("output", "answer") == usage["output_tokens"] > 0
+    assert grew("input", "answer") == usage["input_tokens"]
+    assert grew("output", "title") > 0
+
+
+def _tokens(
+    samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], kind: str, purpose: str
+) -> float:
+    return _value(samples, "pagechat_model_tokens_total", kind=kind, purpose=purpose)
 
 
 async def test_a_stopped_answer_is_counted_as_cancelled(
