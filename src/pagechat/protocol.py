@@ -37,6 +37,7 @@ __all__ = [
     "AiSdkMessageMetadata",
     "ApprovalDecisionRequest",
     "ApprovalDecisionResult",
+    "ApprovalKind",
     "ApprovalPublic",
     "ApprovalRequestedEvent",
     "ApprovalResolvedEvent",
@@ -164,11 +165,20 @@ ApprovalStatus = Literal["pending", "approved", "denied", "expired"]
 """`expired`: nobody decided in time, which counts as denied."""
 
 
+ApprovalKind = Literal["approval", "frontend_tool"]
+"""What a paused answer waits for: the user's decision on a call (`approval`), or the
+result of a call of the client's own tool, which the client runs (`frontend_tool`)."""
+
+
 class ApprovalPublic(_Model):
-    """A tool call that waits (or waited) for the user's approval."""
+    """A tool call that waits (or waited) for the user's approval, or for the client to run
+    it (`kind` `frontend_tool`: its result, sent with `tool_use_id`, resumes the answer)."""
 
     id: str
+    kind: ApprovalKind = "approval"
     tool: str
+    tool_use_id: str | None = None
+    """The model's id of the call: a client's tool result names it."""
     input: dict[str, Any] = Field(default_factory=dict)
     """The validated arguments the tool will run with."""
     reason: str = ""

@@ -137,6 +137,29 @@ test("the app's own tool runs in the browser and its output finishes the answer"
   expect(messages.at(-1)?.status).toBe("complete");
 });
 
+test("a call of the app's tool waits through a reload, and runs again once the page is back", async ({ page }) => {
+  const chat = await open(page);
+  // The page goes away before the tool's output reaches the server.
+  let held = 0;
+  await page.route("**/api/ai-sdk/desk", async (route) => {
+    if (route.request().postData()?.includes("output-available")) {
+      held += 1;
+      await route.abort();
+    } else await route.continue();
+  });
+  await send(page, "what is the title?");
+  await expect.poll(() => held).toBe(1);
+  await expect.poll(async () => (await stored(page, chat)).at(-1)?.status).toBe("needs_approval");
+  await page.unroute("**/api/ai-sdk/desk");
+
+  await page.reload();
+  const tool = page.getByLabel("Tool read_title");
+  await expect(tool.getByLabel("Output")).toHaveText("useChat on pagechat");
+  await expect(answers(page).last()).toContainText("The page is called useChat on pagechat.");
+  await expect.poll(async () => (await stored(page, chat)).at(-1)?.status).toBe("complete");
+  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+});
+
 test("stop() stops the upstream model request", async ({ page }) => {
   const chat = await open(page);
   const before = await upstream(page);

@@ -11,13 +11,13 @@ import uuid
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import ForeignKey, Index, String, Text, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..protocol import ApprovalPublic, ApprovalStatus
+from ..protocol import ApprovalKind, ApprovalPublic, ApprovalStatus
 from .tables import Base, Message, utcnow
 
 __all__ = [
@@ -35,7 +35,6 @@ __all__ = [
 ]
 
 
-ApprovalKind = Literal["approval", "frontend_tool"]
 """What the paused turn waits for: the user's decision, or an AG-UI client's tool result."""
 
 
@@ -81,7 +80,9 @@ class Approval(Base):
 def _public(row: Approval) -> ApprovalPublic:
     return ApprovalPublic(
         id=row.id,
+        kind="frontend_tool" if row.kind == "frontend_tool" else "approval",
         tool=row.tool,
+        tool_use_id=row.tool_use_id,
         input=row.input,
         reason=row.reason,
         status=row.status,

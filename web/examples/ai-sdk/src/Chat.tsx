@@ -7,7 +7,7 @@ import {
   lastAssistantMessageIsCompleteWithApprovalResponses,
   lastAssistantMessageIsCompleteWithToolCalls,
 } from "ai";
-import { useState, type SubmitEvent } from "react";
+import { useEffect, useRef, useState, type SubmitEvent } from "react";
 import { pagechatDataPartSchemas } from "./generated/pagechat";
 import type { ChatMessage } from "./history";
 import { MessageView } from "./MessageView";
@@ -45,10 +45,23 @@ export function Chat({ chatId, initial, resumable }: { chatId: string; initial: 
     sendAutomaticallyWhen: (options) =>
       lastAssistantMessageIsCompleteWithApprovalResponses(options) || lastAssistantMessageIsCompleteWithToolCalls(options),
     onToolCall: ({ toolCall }) => {
-      if (toolCall.toolName === "read_title") {
-        void addToolOutput({ tool: "read_title", toolCallId: toolCall.toolCallId, output: document.title });
-      }
+      if (toolCall.toolName === "read_title") runClientTool(toolCall.toolCallId);
     },
+  });
+
+  function runClientTool(toolCallId: string) {
+    void addToolOutput({ tool: "read_title", toolCallId, output: document.title });
+  }
+
+  // A call of the app's tool the stored answer still waits for (the page was closed before
+  // its output was sent): onToolCall fires only for streamed calls, so run it here, once.
+  const rerun = useRef(false);
+  useEffect(() => {
+    if (rerun.current) return;
+    rerun.current = true;
+    for (const part of initial.at(-1)?.parts ?? []) {
+      if (isToolUIPart(part) && part.state === "input-available" && getToolName(part) === "read_title") runClientTool(part.toolCallId);
+    }
   });
   const busy = status === "submitted" || status === "streaming";
 

@@ -1,8 +1,9 @@
 // The chat's stored messages (pagechat keeps the history), as the UI messages useChat starts
 // from: the text of each question and finished answer, its payloads, and the approval a
 // waiting answer asks for (so its Approve and Deny buttons work after a reload: the server
-// tells the decided call's end on this part, whatever its id). An answer still running is
-// left out: `resume` streams it again from its start.
+// tells the decided call's end on this part, whatever its id), or the call of the app's own
+// tool it waits for (input available, under the model's call id: the chat runs it again).
+// An answer still running is left out: `resume` streams it again from its start.
 import type { AiSdkDataTypes, AiSdkMessageMetadata, CustomPayload } from "./generated/pagechat";
 import type { UIMessage } from "ai";
 
@@ -15,10 +16,23 @@ interface Stored {
   content: string;
   status: string;
   payloads: CustomPayload[];
-  approval: { id: string; tool: string; input: Record<string, unknown>; reason: string; status: string } | null;
+  approval: Waiting | null;
 }
 
-function waiting(approval: NonNullable<Stored["approval"]>): Part {
+interface Waiting {
+  id: string;
+  kind?: "approval" | "frontend_tool";
+  tool: string;
+  tool_use_id?: string | null;
+  input: Record<string, unknown>;
+  reason: string;
+  status: string;
+}
+
+function waiting(approval: Waiting): Part {
+  if (approval.kind === "frontend_tool" && approval.tool_use_id) {
+    return { type: `tool-${approval.tool}`, toolCallId: approval.tool_use_id, state: "input-available", input: approval.input };
+  }
   return {
     type: `tool-${approval.tool}`,
     toolCallId: approval.id,

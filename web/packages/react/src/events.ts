@@ -119,7 +119,9 @@ function _approval(value: unknown, where: string): ApprovalPublic {
   const o = _object(value, where);
   return {
     id: _string(o, "id"),
+    kind: o.kind === "frontend_tool" ? "frontend_tool" : "approval",
     tool: _string(o, "tool"),
+    tool_use_id: _nullableString(o, "tool_use_id"),
     input: _object(o.input ?? {}, `${where}.input`),
     reason: _string(o, "reason", ""),
     status: _approvalStatus(o, "status"),

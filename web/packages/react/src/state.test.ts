@@ -302,7 +302,9 @@ describe("chatReducer: stored conversations", () => {
     expect(waiting?.content).toBe("I will delete it.");
     expect(waiting?.approval).toEqual({
       id: "a1",
+      kind: "approval",
       tool: "delete_report",
+      tool_use_id: "toolu_1",
       input: { report_id: 7 },
       reason: "Deletes the report.",
       status: "pending",
@@ -312,7 +314,7 @@ describe("chatReducer: stored conversations", () => {
   });
 
   it("a stored answer that waits for approval loads with its request", () => {
-    const approval = { id: "a1", tool: "delete_report", input: {}, reason: "", status: "pending" as const, note: null, expires_at: null };
+    const approval = { id: "a1", kind: "approval" as const, tool: "delete_report", tool_use_id: null, input: {}, reason: "", status: "pending" as const, note: null, expires_at: null };
     const conversation = {
       ...storedConversation,
       messages: [stored({ id: "m2", role: "assistant", content: "", status: "needs_approval", approval })],

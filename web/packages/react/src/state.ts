@@ -387,7 +387,9 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
         status: "needs_approval",
         approval: {
           id: event.approval_id,
+          kind: "approval",
           tool: event.tool,
+          tool_use_id: event.tool_use_id,
           input: event.input,
           reason: event.reason,
           status: "pending",

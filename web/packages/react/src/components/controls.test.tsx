@@ -17,7 +17,9 @@ const variant = (name: string) => screen.getByRole("button", { name }).getAttrib
 
 const approval = (status: ApprovalPublic["status"]): ApprovalPublic => ({
   id: "a1",
+  kind: "approval",
   tool: "delete_report",
+  tool_use_id: "call_1",
   input: { report_id: 3 },
   reason: "Deleting a report cannot be undone.",
   status,

@@ -9,7 +9,9 @@ import { Decisions } from "./decisions";
 const card = { type: "proposal", data: { name: "x" } };
 const approval = {
   id: "ap1",
+  kind: "approval" as const,
   tool: "delete_stream",
+  tool_use_id: "call_1",
   input: { id: 7 },
   reason: "Deletes a stream",
   status: "pending" as const,

@@ -58,10 +58,15 @@ export interface ApprovalDecisionResult {
   run_id: string;
 }
 
-/** A tool call that waits (or waited) for the user's approval. */
+/**
+ * A tool call that waits (or waited) for the user's approval, or for the client to run
+ * it (`kind` `frontend_tool`: its result, sent with `tool_use_id`, resumes the answer).
+ */
 export interface ApprovalPublic {
   id: string;
+  kind: "approval" | "frontend_tool";
   tool: string;
+  tool_use_id: string | null;
   input: {
     [key: string]: unknown;
   };
