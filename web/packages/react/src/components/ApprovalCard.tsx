@@ -11,7 +11,8 @@ export interface ApprovalCardProps {
 
 type Phase = "open" | "denying" | "sending";
 
-/** A tool call the answer waits for: what it would do, with Approve and Deny (and why). */
+/** A tool call the answer waits for: what it would do, with Approve and Deny (and why); for a
+ * call of the app's own tool, only that the answer waits for the app. */
 export function ApprovalCard({ approval, enabled, onDecide }: ApprovalCardProps) {
   const [phase, setPhase] = useState<Phase>("open");
   const [note, setNote] = useState("");
@@ -28,6 +29,17 @@ export function ApprovalCard({ approval, enabled, onDecide }: ApprovalCardProps)
     decide(false);
   };
   const args = JSON.stringify(approval.input, null, 2);
+  if (approval.kind === "frontend_tool") {
+    // The app's own tool (AG-UI, useChat): its client runs it; nothing for the user to decide here.
+    return (
+      <section className="pc-approval" data-approval="waiting" aria-label={`Waiting for ${approval.tool}`}>
+        <header className="pc-approval-title">
+          The answer waits for the app to run <code>{approval.tool}</code>
+        </header>
+        <p className="pc-approval-reason">It goes on when the app that asked sends the result.</p>
+      </section>
+    );
+  }
 
   return (
     <section className="pc-approval" data-approval={approval.status} aria-label={`Approve ${approval.tool}?`}>

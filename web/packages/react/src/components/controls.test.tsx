@@ -55,6 +55,12 @@ describe("the tray's forms", () => {
     expect(variant("Back")).toBe("secondary");
   });
 
+  it("offers no Approve or Deny for a call the app's own tool runs", () => {
+    render(<ApprovalCard approval={{ ...approval("pending"), kind: "frontend_tool" }} enabled onDecide={() => Promise.resolve()} />);
+    expect(screen.getByRole("region", { name: "Waiting for delete_report" }).textContent).toContain("waits for the app to run delete_report");
+    expect(screen.queryAllByRole("button")).toHaveLength(0);
+  });
+
   it("styles Save feedback, Close, Submit edit and Cancel", async () => {
     render(
       <>
