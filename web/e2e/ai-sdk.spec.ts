@@ -107,8 +107,7 @@ test("one approval approved and another denied", async ({ page }) => {
   await second.getByRole("button", { name: "Deny" }).click();
   await expect(second).toContainText("Denied");
   await expect(answers(page).last()).toContainText("Kept item 8.");
-  const messages = await stored(page, chat);
-  expect(messages.map((m) => m.status)).toEqual(["complete", "complete", "complete", "complete"]);
+  await expect.poll(async () => (await stored(page, chat)).map((m) => m.status)).toEqual(["complete", "complete", "complete", "complete"]);
   await shot(page, "ai-sdk-04-approvals");
 });
 
@@ -124,7 +123,7 @@ test("an approval waits through a reload, and its answer goes on once approved",
   await waiting.getByRole("button", { name: "Approve" }).click();
   await expect(waiting.getByLabel("Output")).toHaveText("Deleted item 9.");
   await expect(answers(page).last()).toContainText("It is gone.");
-  expect((await stored(page, chat)).at(-1)?.status).toBe("complete");
+  await expect.poll(async () => (await stored(page, chat)).at(-1)?.status).toBe("complete");
 });
 
 test("the app's own tool runs in the browser and its output finishes the answer", async ({ page }) => {
@@ -133,8 +132,8 @@ test("the app's own tool runs in the browser and its output finishes the answer"
   const tool = page.getByLabel("Tool read_title");
   await expect(tool.getByLabel("Output")).toHaveText("useChat on pagechat");
   await expect(answers(page).last()).toContainText("The page is called useChat on pagechat.");
-  const messages = await stored(page, chat);
-  expect(messages.at(-1)?.status).toBe("complete");
+  // Stored once the answer's end is written, which may trail its last words on screen.
+  await expect.poll(async () => (await stored(page, chat)).at(-1)?.status).toBe("complete");
 });
 
 test("a call of the app's tool waits through a reload, and runs again once the page is back", async ({ page }) => {

@@ -12,6 +12,7 @@ real agent loop, HTTP route and UI without an API key::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
@@ -67,6 +68,27 @@ async def _aiter(items: Iterable[ScriptItem]) -> AsyncIterator[ScriptItem]:
 
 
 async def _play(
+    items: AsyncIterator[ScriptItem], request: ModelRequest, delay: float
+) -> AsyncIterator[ModelEvent]:
+    async with _closing(items):
+        async for event in _played(items, request, delay):
+            yield event
+
+
+@contextlib.asynccontextmanager
+async def _closing(items: AsyncIterator[ScriptItem]) -> AsyncIterator[None]:
+    # A reply function's generator is closed when the answer stops (Stop, a lost client),
+    # not whenever the garbage collector gets to it: its `finally` is how a test tells
+    # that the model's stream was closed, as a real provider's connection is.
+    try:
+        yield
+    finally:
+        close = getattr(items, "aclose", None)
+        if close is not None:
+            await close()
+
+
+async def _played(
     items: AsyncIterator[ScriptItem], request: ModelRequest, delay: float
 ) -> AsyncIterator[ModelEvent]:
     out_chars = 0
