@@ -98,7 +98,7 @@ class Attachments:
     async def add(self, user: Principal, upload: Upload) -> AttachmentInfo:
         """Check, count and store `upload`; Refused (415) or AttachmentQuota (429)."""
         await self._check_quota(user, upload.size)
-        media_type = await asyncio.to_thread(sniff, upload.file)
+        media_type = await asyncio.to_thread(sniff, upload.file, name=upload.name)
         row = Attachment(
             id=uuid.uuid4().hex,
             user_id=user.id,

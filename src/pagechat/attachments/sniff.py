@@ -3,9 +3,11 @@
 Accepted: PNG, JPEG, WebP and GIF images (opened by Pillow, which reads the header
 only: the pixel count is checked before anything is decoded, so a decompression bomb
 is refused unread), PDF (pypdf reads its cross-reference table and page count, never a
-page's streams), and UTF-8 text (plain text, Markdown, CSV: `text/plain`; JSON that
-parses: `application/json`). Everything else is refused (`Refused`, answered 415),
-markup included: SVG and HTML can carry script.
+page's streams), and UTF-8 text. The bytes decide that a file is text; among text
+types only, the file name's extension decides: `.md`/`.markdown` is `text/markdown`,
+`.csv` is `text/csv`, other JSON that parses is `application/json`, and the rest is
+`text/plain`. Everything else is refused (`Refused`, answered 415), markup included:
+SVG and HTML can carry script, whatever the name or the client's declared type says.
 """
 
 from __future__ import annotations
@@ -48,6 +50,13 @@ _MAGIC = (
 _MARKUP = (b"<svg", b"<html", b"<!doctype", b"<script", b"<?xml", b"<body", b"<iframe")
 _TEXT_CHUNK = 64 * 1024
 _JSON_MAX = 2 * 1024 * 1024
+# Only ever chosen after the bytes were read as safe UTF-8 text: a name never makes a
+# file text, and no name maps to a type a browser would run (HTML, SVG).
+_TEXT_EXTENSIONS = {
+    "md": "text/markdown",
+    "markdown": "text/markdown",
+    "csv": "text/csv",
+}
 
 
 class Refused(Exception):
@@ -58,9 +67,9 @@ class Refused(Exception):
         self.detail = detail
 
 
-def sniff(file: IO[bytes]) -> str:
+def sniff(file: IO[bytes], *, name: str = "") -> str:
     """The media type of `file`'s bytes (read from the start; left at an unknown place),
-    or Refused."""
+    or Refused. `name` (the file's name) only chooses among text types."""
     file.seek(0)
     head = file.read(16)
     if head.startswith(b"%PDF-"):
@@ -68,7 +77,8 @@ def sniff(file: IO[bytes]) -> str:
     image_format = _image_format(head)
     if image_format is not None:
         return _image(file, image_format)
-    return _text(file)
+    _check_text(file)
+    return _text_type(file, name)
 
 
 def _image_format(head: bytes) -> str | None:
@@ -123,7 +133,8 @@ def _pdf(file: IO[bytes]) -> str:
     return "application/pdf"
 
 
-def _text(file: IO[bytes]) -> str:
+def _check_text(file: IO[bytes]) -> None:
+    """Refused unless `file` is UTF-8 text without markup."""
     file.seek(0)
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
     first = True
@@ -147,7 +158,18 @@ def _text(file: IO[bytes]) -> str:
         raise _unknown() from None
     if size == 0:
         raise Refused("This file is empty.")
-    return "application/json" if size <= _JSON_MAX and _is_json(file) else "text/plain"
+
+
+def _text_type(file: IO[bytes], name: str) -> str:
+    """The type of a file already known to be safe text: by extension, then by parse."""
+    _, dot, extension = name.rpartition(".")
+    by_name = _TEXT_EXTENSIONS.get(extension.lower()) if dot else None
+    if by_name is not None:
+        return by_name
+    file.seek(0, 2)
+    if file.tell() <= _JSON_MAX and _is_json(file):
+        return "application/json"
+    return "text/plain"
 
 
 def _is_json(file: IO[bytes]) -> bool:

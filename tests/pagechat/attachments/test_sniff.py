@@ -60,3 +60,39 @@ def test_text_that_is_not_utf8_is_refused() -> None:
 )
 def test_names_lose_their_paths_and_control_characters(raw: str, clean: str) -> None:
     assert clean_name(raw) == clean
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "media_type"),
+    [
+        ("notes.md", b"# Notes\n- a", "text/markdown"),
+        ("README.Markdown", b"Title\n=====", "text/markdown"),
+        ("table.csv", b"a,b\n1,2\n", "text/csv"),
+        ("one.csv", b"1", "text/csv"),
+        ("one.txt", b"1", "application/json"),
+        ("notes.txt", b"# Notes", "text/plain"),
+        ("md", b"# Notes", "text/plain"),
+    ],
+)
+def test_markdown_and_csv_are_typed_by_extension_among_text(
+    name: str, data: bytes, media_type: str
+) -> None:
+    assert sniff(io.BytesIO(data), name=name) == media_type
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("page.md", b"<html><script>alert(1)</script></html>"),
+        ("cat.csv", b'<svg xmlns="http://www.w3.org/2000/svg"></svg>'),
+        ("bytes.md", b"\x00\x01\x02binary"),
+        ("latin.csv", "caf\u00e9".encode("latin-1")),
+    ],
+)
+def test_a_text_extension_never_makes_markup_or_binary_text(name: str, data: bytes) -> None:
+    with pytest.raises(Refused):
+        sniff(io.BytesIO(data), name=name)
+
+
+def test_a_markdown_name_does_not_change_an_image_or_pdf() -> None:
+    assert sniff(_image("PNG"), name="picture.md") == "image/png"

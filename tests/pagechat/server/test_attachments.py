@@ -136,7 +136,21 @@ async def test_a_pdf_and_text_files_are_accepted(client: httpx.AsyncClient, alic
         (await upload(client, alice, b'{"a": [1]}', name="d.json")).json()["media_type"],
     ]
 
-    assert kinds == ["application/pdf", "text/plain", "text/plain", "application/json"]
+    assert kinds == ["application/pdf", "text/markdown", "text/csv", "application/json"]
+
+
+async def test_markdown_and_csv_are_typed_by_their_extension_and_downloaded_so(
+    client: httpx.AsyncClient, alice: Account
+) -> None:
+    notes = (await upload(client, alice, b"# Notes\n", name="notes.MD")).json()
+    table = (await upload(client, alice, b"a,b\n1,2\n", name="t.csv")).json()
+
+    note_file = await client.get(f"/api/attachments/{notes['id']}", headers=alice.headers)
+    table_file = await client.get(f"/api/attachments/{table['id']}", headers=alice.headers)
+
+    assert note_file.headers["content-type"].startswith("text/markdown")
+    assert table_file.headers["content-type"].startswith("text/csv")
+    assert note_file.headers["x-content-type-options"] == "nosniff"
 
 
 @pytest.mark.parametrize(
