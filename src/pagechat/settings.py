@@ -104,6 +104,8 @@ class Settings(BaseSettings):
     temperature: float | None = Field(default=None, alias="PAGECHAT_TEMPERATURE")
     thinking_budget: int | None = Field(default=None, ge=1024, alias="PAGECHAT_THINKING_BUDGET")
     """Anthropic extended thinking's budget in tokens (at least 1024); unset: no thinking."""
+    model_images: bool = Field(default=True, alias="PAGECHAT_MODEL_IMAGES")
+    """Whether the model reads images (false: a text-only model reads a notice instead)."""
     max_iterations: int = Field(default=defaults.MAX_ITERATIONS, alias="PAGECHAT_MAX_ITERATIONS")
     history_budget: int = Field(default=defaults.HISTORY_BUDGET, alias="PAGECHAT_HISTORY_BUDGET")
     checkpoint_seconds: float = Field(

@@ -27,6 +27,15 @@ def unconfigured_model() -> Model:
 
 def model_from_settings(settings: Settings, *, offline: Callable[[], Model] | None = None) -> Model:
     """The model the settings select; `offline` builds the app's offline model."""
+    model = _provider_model(settings)
+    if model is None:
+        return offline() if offline is not None else unconfigured_model()
+    model.accepts_images = settings.model_images
+    return model
+
+
+def _provider_model(settings: Settings) -> Model | None:
+    """The Anthropic or OpenAI-compatible model the settings name, or None."""
     provider = settings.active_provider
     if provider == "anthropic":
         from .anthropic import AnthropicModel
@@ -45,4 +54,4 @@ def model_from_settings(settings: Settings, *, offline: Callable[[], Model] | No
             api_key=settings.openai_api_key,
             base_url=settings.openai_base_url,
         )
-    return offline() if offline is not None else unconfigured_model()
+    return None

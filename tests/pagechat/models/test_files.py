@@ -13,7 +13,9 @@ from PIL import Image
 from pagechat.attachments.content import prepare
 from pagechat.models.anthropic import AnthropicModel
 from pagechat.models.base import FilePart, Model, ModelRequest, UserTurn
+from pagechat.models.factory import model_from_settings
 from pagechat.models.openai import OpenAIModel
+from pagechat.settings import Settings
 from tests.fakes.anthropic_server import FakeAnthropic, reply
 from tests.fakes.openai_server import FakeOpenAI, text
 
@@ -135,6 +137,44 @@ async def test_a_model_without_image_input_reads_a_notice_instead(
             "Say so if the question depends on it.]",
         }
     ]
+
+
+async def test_a_text_only_model_set_by_the_environment_reads_a_notice_instead(
+    openai_server: FakeOpenAI,
+) -> None:
+    settings = Settings.model_validate(
+        {
+            "PAGECHAT_PROVIDER": "openai",
+            "OPENAI_API_KEY": "sk-test",
+            "OPENAI_BASE_URL": openai_server.base_url,
+            "PAGECHAT_MODEL_IMAGES": "false",
+        }
+    )
+    model = model_from_settings(settings)
+    openai_server.push(text("I cannot see it."))
+    try:
+        await _drain(model, ModelRequest(system="", messages=[UserTurn("", files=(PNG,))]))
+    finally:
+        await model.aclose()
+
+    user = openai_server.requests[-1].body["messages"][-1]
+    assert "image_url" not in str(user["content"])
+    assert user["content"] == [
+        {
+            "type": "text",
+            "text": '[The user attached an image, "chart.png", which this model cannot see. '
+            "Say so if the question depends on it.]",
+        }
+    ]
+
+
+def test_models_read_images_unless_the_environment_says_not() -> None:
+    keys = {"PAGECHAT_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "k"}
+
+    assert model_from_settings(Settings.model_validate(keys)).accepts_images
+    assert not model_from_settings(
+        Settings.model_validate(keys | {"PAGECHAT_MODEL_IMAGES": "false"})
+    ).accepts_images
 
 
 def test_an_image_is_re_encoded_resized_and_stripped_of_exif() -> None:
