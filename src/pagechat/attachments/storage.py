@@ -18,6 +18,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..store.tables import AttachmentChunk
+from ..store.writer import writing
 
 __all__ = ["CHUNK_BYTES", "AttachmentStorage", "DatabaseStorage", "FileStorage"]
 
@@ -94,10 +95,12 @@ class DatabaseStorage:
         self.sessions = sessions
 
     async def put(self, key: str, source: IO[bytes]) -> None:
-        """Write `source` as rows of at most CHUNK_BYTES, in one transaction."""
+        """Write `source` as rows of at most CHUNK_BYTES, in one transaction (on SQLite,
+        under the engine's write lock: other writers queue instead of failing "database
+        is locked" while a big file is written)."""
         key = _checked(key)
         source.seek(0)
-        async with self.sessions.begin() as session:
+        async with writing(self.sessions) as session:
             seq = 0
             while chunk := source.read(CHUNK_BYTES):
                 session.add(AttachmentChunk(attachment_id=key, seq=seq, data=chunk))
@@ -126,7 +129,7 @@ class DatabaseStorage:
         if not keys:
             return
         checked = [_checked(key) for key in keys]
-        async with self.sessions.begin() as session:
+        async with writing(self.sessions) as session:
             await session.execute(
                 delete(AttachmentChunk).where(AttachmentChunk.attachment_id.in_(checked))
             )

@@ -4,14 +4,14 @@ A call that reads or writes a user's conversations first waits for that user's t
 starts still being written (store/pending.py), so a reload right after a start finds
 the running answer. SQLite lets one connection write at a time, and the others poll
 (busy_timeout) and give up after 5 s with "database is locked" when a burst of turns
-starts while the event loop is busy: writers queue on a lock here instead, first come
-first served, and a turn's own writes (begin, checkpoints, end) are group-committed
-(store/batch.py). PostgreSQL writes each in its own transaction, side by side.
+starts while the event loop is busy: writers queue on the engine's write lock instead
+(store/writer.py, shared with attachments), first come first served, and a turn's own
+writes (begin, checkpoints, end) are group-committed (store/batch.py).
+PostgreSQL writes each in its own transaction, side by side.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -21,6 +21,7 @@ from ..identity import Principal
 from .batch import WriteBatcher
 from .db import is_sqlite
 from .pending import PendingTurns
+from .writer import write_lock, writing
 
 __all__ = ["StoreCore"]
 
@@ -31,8 +32,8 @@ class StoreCore:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
         bind = sessions.kw.get("bind")
-        self._write_lock = asyncio.Lock() if bind is not None and is_sqlite(bind.url) else None
-        self._batch = WriteBatcher(self._batch_writing) if self._write_lock is not None else None
+        sqlite = bind is not None and is_sqlite(bind.url)
+        self._batch = WriteBatcher(self._batch_writing) if sqlite else None
         self._pending = PendingTurns()
 
     async def aclose(self) -> None:
@@ -53,17 +54,14 @@ class StoreCore:
         written."""
         if user is not None:
             await self._pending.user(user.id)
-        if self._write_lock is None:
-            async with self.sessions.begin() as session:
-                yield session
-            return
-        async with self._write_lock, self.sessions.begin() as session:
+        async with writing(self.sessions) as session:
             yield session
 
     @asynccontextmanager
     async def _batch_writing(self) -> AsyncIterator[AsyncConnection]:
         """A group commit's transaction (SQLite): a Core connection under the write lock."""
-        assert self._write_lock is not None
+        lock = write_lock(self.sessions)
+        assert lock is not None
         engine: AsyncEngine = self.sessions.kw["bind"]
-        async with self._write_lock, engine.begin() as connection:
+        async with lock, engine.begin() as connection:
             yield connection
