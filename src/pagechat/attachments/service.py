@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..identity import Principal
 from ..quotas import QuotaSettings
 from ..store.tables import Attachment, AttachmentUpload
+from ..store.writer import writing
 from .sniff import sniff
 from .storage import AttachmentStorage
 from .upload import Upload
@@ -96,8 +97,13 @@ class Attachments:
         return self.quotas.for_user(user).attachment_bytes
 
     async def add(self, user: Principal, upload: Upload) -> AttachmentInfo:
-        """Check, count and store `upload`; Refused (415) or AttachmentQuota (429)."""
-        await self._check_quota(user, upload.size)
+        """Check, count and store `upload`; Refused (415) or AttachmentQuota (429).
+
+        The quota is checked first (nothing is stored for a user already over it), then
+        again in the transaction that records the file, with the user's uploads one at a
+        time: two uploads at once cannot both fit in the same last megabytes."""
+        async with self.sessions() as session:
+            await self._check_quota(session, user, upload.size)
         media_type = await asyncio.to_thread(sniff, upload.file, name=upload.name)
         row = Attachment(
             id=uuid.uuid4().hex,
@@ -108,7 +114,9 @@ class Attachments:
         )
         await self.storage.put(row.id, upload.file)
         try:
-            async with self.sessions.begin() as session:
+            async with writing(self.sessions) as session:
+                await _one_upload_at_a_time(session, user.id)
+                await self._check_quota(session, user, upload.size)
                 session.add(row)
                 await _count_upload(session, user.id, upload.size)
         except BaseException:
@@ -116,19 +124,16 @@ class Attachments:
             raise
         return _info(row)
 
-    async def _check_quota(self, user: Principal, size: int) -> None:
+    async def _check_quota(self, session: AsyncSession, user: Principal, size: int) -> None:
         policy = self.quotas.for_user(user)
-        async with self.sessions() as session:
-            stored = await session.scalar(
-                select(func.coalesce(func.sum(Attachment.size), 0)).where(
-                    Attachment.user_id == user.id
-                )
+        stored = await session.scalar(
+            select(func.coalesce(func.sum(Attachment.size), 0)).where(Attachment.user_id == user.id)
+        )
+        today = await session.scalar(
+            select(AttachmentUpload.bytes).where(
+                AttachmentUpload.user_id == user.id, AttachmentUpload.day == _today()
             )
-            today = await session.scalar(
-                select(AttachmentUpload.bytes).where(
-                    AttachmentUpload.user_id == user.id, AttachmentUpload.day == _today()
-                )
-            )
+        )
         if int(today or 0) + size > policy.attachment_bytes_per_day:
             share = _mb(policy.attachment_bytes_per_day)
             raise AttachmentQuota(
@@ -157,7 +162,7 @@ class Attachments:
 
     async def delete(self, user: Principal, attachment_id: str) -> None:
         """Delete an attachment no sent message carries (AttachmentInUse otherwise)."""
-        async with self.sessions.begin() as session:
+        async with writing(self.sessions) as session:
             row = await session.get(Attachment, attachment_id[:64])
             if row is None or row.user_id != user.id:
                 raise AttachmentNotFound(attachment_id)
@@ -199,7 +204,7 @@ class Attachments:
         """Bind unbound `ids` to the conversation whose message now carries them."""
         if not ids:
             return
-        async with self.sessions.begin() as session:
+        async with writing(self.sessions) as session:
             await session.execute(
                 update(Attachment)
                 .where(Attachment.id.in_(list(ids)), Attachment.conversation_id.is_(None))
@@ -257,8 +262,22 @@ class Attachments:
         if not ids:
             return
         await self.storage.delete(ids)
-        async with self.sessions.begin() as session:
+        async with writing(self.sessions) as session:
             await session.execute(delete(Attachment).where(Attachment.id.in_(ids)))
+
+
+async def _one_upload_at_a_time(session: AsyncSession, user_id: str) -> None:
+    """Hold the user's upload lock until the transaction ends: on PostgreSQL an advisory
+    lock; on SQLite the engine's write lock (store/writer.py) already makes every write
+    transaction one at a time."""
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(
+            select(func.pg_advisory_xact_lock(_UPLOAD_LOCK, func.hashtext(user_id)))
+        )
+
+
+_UPLOAD_LOCK = 0x61747463
+"""The advisory locks' first key: "attc", so no other lock shares them."""
 
 
 def _today() -> str:

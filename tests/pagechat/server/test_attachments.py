@@ -4,6 +4,7 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -271,3 +272,56 @@ async def test_a_body_that_is_not_a_form_gets_422(
     r = await client.post("/api/attachments", json={"file": "x"}, headers=alice.headers)
 
     assert r.status_code == 422 and "multipart" in r.json()["detail"]
+
+
+async def _client_with(
+    sessions: async_sessionmaker[AsyncSession],
+    authenticator: JwtAuthenticator,
+    attachments: Attachments,
+    policy: QuotaPolicy,
+) -> httpx.AsyncClient:
+    attachments.quotas = QuotaSettings(user=policy, admin=policy)
+    app = create_app(
+        model=FunctionModel(lambda _request: "OK"),
+        store=ChatStore(sessions),
+        authenticator=authenticator,
+        sessions=sessions,
+        attachments=attachments,
+    )
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t")
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        pytest.param(
+            QuotaPolicy(attachment_bytes=200_000, attachment_bytes_stored=500_000), id="stored"
+        ),
+        pytest.param(
+            QuotaPolicy(attachment_bytes=200_000, attachment_bytes_per_day=500_000), id="daily"
+        ),
+    ],
+)
+async def test_uploads_at_once_never_overshoot_the_quota(
+    sessions: async_sessionmaker[AsyncSession],
+    authenticator: JwtAuthenticator,
+    attachments: Attachments,
+    alice: Account,
+    policy: QuotaPolicy,
+) -> None:
+    async with await _client_with(sessions, authenticator, attachments, policy) as client:
+        answers = await asyncio.gather(
+            *(upload(client, alice, b"a" * 150_000, name=f"n{n}.txt") for n in range(8))
+        )
+
+    async with sessions() as session:
+        stored = list(
+            await session.scalars(
+                select(Attachment.size).where(Attachment.user_id == alice.user.id)
+            )
+        )
+    statuses = sorted(answer.status_code for answer in answers)
+    assert sum(stored) <= 500_000 and len(stored) == 3
+    assert statuses == [201] * 3 + [429] * 5
+    refused = [answer.json() for answer in answers if answer.status_code == 429]
+    assert all("detail" in body for body in refused)
