@@ -4,6 +4,7 @@
 in an `AttachmentStorage` (`FileStorage`, a folder; `DatabaseStorage`, the database).
 """
 
+from .inline import InlineFile, InlineRefused, attachment_url, store_inline
 from .service import (
     AttachmentInfo,
     AttachmentInUse,
@@ -26,11 +27,15 @@ __all__ = [
     "BadUpload",
     "DatabaseStorage",
     "FileStorage",
+    "InlineFile",
+    "InlineRefused",
     "Refused",
     "TooLarge",
     "TooManyAttachments",
     "Upload",
+    "attachment_url",
     "clean_name",
     "receive_file",
     "sniff",
+    "store_inline",
 ]
