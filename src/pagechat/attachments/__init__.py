@@ -4,7 +4,7 @@
 in an `AttachmentStorage` (`FileStorage`, a folder; `DatabaseStorage`, the database).
 """
 
-from .inline import InlineFile, InlineRefused, attachment_url, store_inline
+from .inline import InlineFile, InlineRefused, attachment_url, inline_files, store_inline
 from .service import (
     AttachmentInfo,
     AttachmentInUse,
@@ -35,6 +35,7 @@ __all__ = [
     "Upload",
     "attachment_url",
     "clean_name",
+    "inline_files",
     "receive_file",
     "sniff",
     "store_inline",

@@ -13,19 +13,33 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 from urllib.parse import urlsplit
 
 from ..identity import Principal
-from .service import AttachmentQuota, Attachments, TooManyAttachments
+from .service import (
+    AttachmentInUse,
+    AttachmentNotFound,
+    AttachmentQuota,
+    Attachments,
+    TooManyAttachments,
+)
 from .sniff import Refused
 from .upload import Upload, clean_name
 
-__all__ = ["ATTACHMENT_URL", "InlineFile", "InlineRefused", "attachment_url", "store_inline"]
+__all__ = [
+    "ATTACHMENT_URL",
+    "InlineFile",
+    "InlineRefused",
+    "attachment_url",
+    "inline_files",
+    "store_inline",
+]
 
 ATTACHMENT_URL = "/api/attachments/"
 """Where an attachment is read (`GET /api/attachments/{id}`): the one URL form accepted."""
@@ -78,12 +92,42 @@ async def store_inline(
         if kind == "id":
             await attachments.get(user, value)
     ids: list[str] = []
-    for file, (kind, value) in zip(files, sources, strict=True):
-        if kind == "id":
-            ids.append(value)
-        else:
-            ids.append(await _store(attachments, user, data=value, name=file.name))
+    try:
+        for file, (kind, value) in zip(files, sources, strict=True):
+            if kind == "id":
+                ids.append(value)
+            else:
+                ids.append(await _store(attachments, user, data=value, name=file.name))
+    except BaseException:
+        await _discard(attachments, user, ids, sources)
+        raise
     return ids
+
+
+@contextlib.asynccontextmanager
+async def inline_files(
+    *, attachments: Attachments | None, user: Principal, files: Sequence[InlineFile], host: str
+) -> AsyncIterator[list[str]]:
+    """`store_inline`'s ids, for the message that sends them; the files stored here are
+    deleted again when the body raises (the message was refused: nothing is left behind)."""
+    ids = await store_inline(attachments=attachments, user=user, files=files, host=host)
+    try:
+        yield ids
+    except BaseException:
+        if attachments is not None:
+            sources = [_source(file, host=host) for file in files]
+            await _discard(attachments, user, ids, sources)
+        raise
+
+
+async def _discard(
+    attachments: Attachments, user: Principal, ids: list[str], sources: list[tuple[str, str]]
+) -> None:
+    """Delete the attachments stored from bytes (not those named by URL), if still unsent."""
+    for attachment_id, (kind, _) in zip(ids, sources, strict=False):
+        if kind == "data":
+            with contextlib.suppress(AttachmentNotFound, AttachmentInUse):
+                await attachments.delete(user, attachment_id)
 
 
 def _source(file: InlineFile, *, host: str) -> tuple[str, str]:

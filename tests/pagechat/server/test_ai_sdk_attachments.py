@@ -176,3 +176,15 @@ async def test_a_remote_url_is_refused_422_and_never_fetched(
 
     assert r.status_code == 422
     assert "fetches nothing" in r.json()["detail"]
+
+
+async def test_a_refused_message_leaves_no_file_stored(
+    live: httpx.AsyncClient, alice: Account, bob: Account, files: Path
+) -> None:
+    await _send(live, alice, {"type": "text", "text": "Hello"})
+    stored = _stored_files(files)
+
+    r = await _send(live, bob, _file(_png(), "image/png", "shot.png"))  # alice's chat-1
+
+    assert r.status_code == 404 and r.json() == {"detail": "Conversation not found"}
+    assert _stored_files(files) == stored == []

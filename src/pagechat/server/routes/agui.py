@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from ...agui import AguiStream, conversation_for_thread
-from ...attachments import InlineFile, store_inline
+from ...attachments import InlineFile, inline_files
 from ...chat.approvals import ApprovalPending
 from ...chat.frontend_tools import (
     MAX_RESULT_CHARS,
@@ -252,16 +252,29 @@ async def _start(
     message = _last_user(body)
     text = _text_of(message.content)
     files = _files_of(message)
-    try:
-        # Before the files are stored: a request that cannot start stores nothing.
-        ChatRequest(message=text or " ", context=context, conversation_id=conversation_id)
-        ids = await store_inline(attachments=chat.attachments, user=user, files=files, host=host)
-        chat_request = ChatRequest(
+    # Checked before the files are stored; a refused message leaves no file stored.
+    _request(message=text or " ", context=context, conversation_id=conversation_id)
+    async with inline_files(attachments=chat.attachments, user=user, files=files, host=host) as ids:
+        chat_request = _request(
             message=text, context=context, conversation_id=conversation_id, attachments=ids
         )
+        return await _begin(chat, user, chat_request, tools)
+
+
+def _request(**fields: Any) -> ChatRequest:
+    try:
+        return ChatRequest(**fields)
     except ValidationError as exc:
         errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, errors) from None
+
+
+async def _begin(
+    chat: ChatService, user: Principal, chat_request: ChatRequest, tools: list[ToolConfig]
+) -> Run:
+    text = chat_request.message
+    conversation_id = chat_request.conversation_id
+    assert conversation_id is not None
     try:
         # A clash with the page's tools is refused before the conversation is made.
         return await chat.start(

@@ -29,7 +29,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...aisdk import UI_MESSAGE_STREAM_HEADERS, AiSdkStream, Resumed
-from ...attachments import InlineFile, store_inline
+from ...attachments import InlineFile, inline_files
 from ...chat.approvals import ApprovalDecided, ApprovalNotFound, ApprovalPending
 from ...chat.frontend_tools import (
     MAX_RESULT_CHARS,
@@ -229,10 +229,22 @@ async def _start(
         for p in last.parts
         if p.type == "file"
     ]
-    ids = await store_inline(attachments=chat.attachments, user=user, files=files, host=host)
-    request = _validated(
-        ChatRequest, message=text, context=context, conversation_id=chat_id, attachments=ids
-    )
+    # A refused message (another user's chat, a call waiting) leaves no file stored.
+    async with inline_files(attachments=chat.attachments, user=user, files=files, host=host) as ids:
+        request = _validated(
+            ChatRequest, message=text, context=context, conversation_id=chat_id, attachments=ids
+        )
+        return await _begin(chat, user, chat_id, request, tools)
+
+
+async def _begin(
+    chat: ChatService,
+    user: Principal,
+    chat_id: str,
+    request: ChatRequest,
+    tools: list[ToolConfig],
+) -> Run:
+    text = request.message
     try:
         return await chat.start(
             user=user, request=request, frontend_tools=tools, conversation_title=text
