@@ -4,6 +4,7 @@
 in an `AttachmentStorage` (`FileStorage`, a folder; `DatabaseStorage`, the database).
 """
 
+from .inline import InlineFile, InlineRefused, attachment_url, inline_files, store_inline
 from .service import (
     AttachmentInfo,
     AttachmentInUse,
@@ -26,11 +27,16 @@ __all__ = [
     "BadUpload",
     "DatabaseStorage",
     "FileStorage",
+    "InlineFile",
+    "InlineRefused",
     "Refused",
     "TooLarge",
     "TooManyAttachments",
     "Upload",
+    "attachment_url",
     "clean_name",
+    "inline_files",
     "receive_file",
     "sniff",
+    "store_inline",
 ]

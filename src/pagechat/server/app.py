@@ -21,6 +21,7 @@ from ..attachments import (
     Attachments,
     DatabaseStorage,
     FileStorage,
+    InlineRefused,
     TooManyAttachments,
 )
 from ..auth.authenticator import JwtAuthenticator
@@ -211,6 +212,11 @@ def create_app(
     async def _no_attachment(request: Request, exc: AttachmentNotFound) -> JSONResponse:
         # Another user's file and a missing one answer alike.
         return JSONResponse({"detail": "Attachment not found"}, status_code=404)
+
+    @app.exception_handler(InlineRefused)
+    async def _inline_refused(request: Request, exc: InlineRefused) -> JSONResponse:
+        # A file inside an AG-UI or AI SDK message: the upload route's answers.
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
 
     @app.exception_handler(TooManyAttachments)
     async def _too_many(request: Request, exc: TooManyAttachments) -> JSONResponse:

@@ -8,7 +8,9 @@ The client's frontend tools (`tools`) are offered to the model; a run whose mess
 end with `tool` messages brings the result of the call its thread waits for, and
 resumes that turn (`Approvals.answer_frontend_call`, chat/approvals.py). `context`
 entries join the page context as client-supplied data; `forwardedProps` is not read
-(docs/interop.md).
+(docs/interop.md). The user message's image and document parts become its attachments
+(`pagechat.attachments.inline`): bytes of a data source are stored as an upload is, a
+URL source must be one of the user's attachments.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from ag_ui.core import RunAgentInput, ToolMessage, UserMessage
-from fastapi import APIRouter, HTTPException, Path, status
+from fastapi import APIRouter, HTTPException, Path, Request, status
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from ...agui import AguiStream, conversation_for_thread
+from ...attachments import InlineFile, inline_files
 from ...chat.approvals import ApprovalPending
 from ...chat.frontend_tools import (
     MAX_RESULT_CHARS,
@@ -126,11 +129,31 @@ def _context(body: RunAgentInput, page: str) -> dict[str, Any]:
     return context
 
 
-def _last_user_text(body: RunAgentInput) -> str:
+def _last_user(body: RunAgentInput) -> UserMessage:
     for message in reversed(body.messages):
         if isinstance(message, UserMessage):
-            return _text_of(message.content)
+            return message
     raise _unprocessable("The run needs a user message to answer")
+
+
+def _files_of(message: UserMessage) -> list[InlineFile]:
+    """The message's media parts (image, document, audio, video) as files to store; the
+    bytes' sniffed type decides what is accepted, as for an upload."""
+    if isinstance(message.content, str):
+        return []
+    files = []
+    for part in message.content:
+        source = getattr(part, "source", None)
+        if source is None:
+            continue
+        meta = part.metadata if isinstance(part.metadata, dict) else {}
+        name = meta.get("filename") or meta.get("name")
+        name = name if isinstance(name, str) else part.type
+        if source.type == "data":
+            files.append(InlineFile(data=source.value, name=name))
+        else:
+            files.append(InlineFile(url=source.value, name=name))
+    return files
 
 
 @router.post(
@@ -144,6 +167,7 @@ def _last_user_text(body: RunAgentInput) -> str:
     },
 )
 async def agui_run(
+    request: Request,
     page: PageName,
     body: RunAgentInput,
     user: CurrentUser,
@@ -167,7 +191,8 @@ async def agui_run(
                 {"detail": str(exc), "waiting_for": exc.waiting_for}, status_code=exc.status
             )
     else:
-        run = await _start(chat, user, body, context, conversation_id, tools)
+        host = request.headers.get("host", "")
+        run = await _start(chat, user, body, context, conversation_id, tools, host)
     adapter = AguiStream(
         thread_id=body.thread_id,
         run_id=body.run_id,
@@ -222,13 +247,34 @@ async def _start(
     context: dict[str, Any],
     conversation_id: str,
     tools: list[ToolConfig],
+    host: str,
 ) -> Run:
-    text = _last_user_text(body)
+    message = _last_user(body)
+    text = _text_of(message.content)
+    files = _files_of(message)
+    # Checked before the files are stored; a refused message leaves no file stored.
+    _request(message=text or " ", context=context, conversation_id=conversation_id)
+    async with inline_files(attachments=chat.attachments, user=user, files=files, host=host) as ids:
+        chat_request = _request(
+            message=text, context=context, conversation_id=conversation_id, attachments=ids
+        )
+        return await _begin(chat, user, chat_request, tools)
+
+
+def _request(**fields: Any) -> ChatRequest:
     try:
-        chat_request = ChatRequest(message=text, context=context, conversation_id=conversation_id)
+        return ChatRequest(**fields)
     except ValidationError as exc:
         errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, errors) from None
+
+
+async def _begin(
+    chat: ChatService, user: Principal, chat_request: ChatRequest, tools: list[ToolConfig]
+) -> Run:
+    text = chat_request.message
+    conversation_id = chat_request.conversation_id
+    assert conversation_id is not None
     try:
         # A clash with the page's tools is refused before the conversation is made.
         return await chat.start(

@@ -9,7 +9,9 @@ turn; an assistant message whose tool part holds the user's approval response de
 that approval (`Approvals.decide`); one whose client tool part holds its output answers
 the call the turn waits for (`Approvals.answer_frontend_call`). `regenerate-message` is
 pagechat's regenerate of that answer. The answer streams as the SDK's UI message stream
-(`pagechat.aisdk.AiSdkStream`).
+(`pagechat.aisdk.AiSdkStream`). A user message's `file` parts become its attachments
+(`pagechat.attachments.inline`): a `data:` URL is stored as an upload is, any other URL
+must be one of the user's attachments (`/api/attachments/{id}`).
 
 Stop: by default the client aborting its request stops the run (the model request is
 closed), which is what `useChat`'s `stop()` does. With `resumable: true` the run goes on
@@ -22,11 +24,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import orjson
-from fastapi import APIRouter, HTTPException, Path, status
+from fastapi import APIRouter, HTTPException, Path, Request, status
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...aisdk import UI_MESSAGE_STREAM_HEADERS, AiSdkStream, Resumed
+from ...attachments import InlineFile, inline_files
 from ...chat.approvals import ApprovalDecided, ApprovalNotFound, ApprovalPending
 from ...chat.frontend_tools import (
     MAX_RESULT_CHARS,
@@ -76,6 +79,8 @@ class UIPart(_Loose):
     output: Any = None
     errorText: str | None = None
     approval: dict[str, Any] | None = None
+    url: str | None = None
+    filename: str | None = None
 
 
 class UIMessageIn(_Loose):
@@ -146,7 +151,11 @@ def _frontend_tools(body: AiSdkChatRequest) -> list[ToolConfig]:
     },
 )
 async def ai_sdk_chat(
-    page: PageName, body: AiSdkChatRequest, user: CurrentUser, chat: ChatServiceDep
+    request: Request,
+    page: PageName,
+    body: AiSdkChatRequest,
+    user: CurrentUser,
+    chat: ChatServiceDep,
 ) -> EventStream | JSONResponse:
     """Answer the chat's new user message, go on with the answer an approval response or a
     client tool's output resumes, or regenerate an answer; a UI message stream (SSE)."""
@@ -163,7 +172,8 @@ async def ai_sdk_chat(
         elif last.role == "assistant":
             run, resumed, call = await _go_on(chat, user, body.id, last, tools, context)
         else:
-            run = await _start(chat, user, body.id, last, tools, context)
+            host = request.headers.get("host", "")
+            run = await _start(chat, user, body.id, last, tools, context, host)
     except FrontendResultRefused as exc:
         return JSONResponse(
             {"detail": str(exc), "waiting_for": exc.waiting_for}, status_code=exc.status
@@ -209,9 +219,32 @@ async def _start(
     last: UIMessageIn,
     tools: list[ToolConfig],
     context: dict[str, Any],
+    host: str,
 ) -> Run:
     text = _text_of(last)
-    request = _validated(ChatRequest, message=text, context=context, conversation_id=chat_id)
+    # Checked before the files are stored: a request that cannot start stores nothing.
+    _validated(ChatRequest, message=text or " ", context=context, conversation_id=chat_id)
+    files = [
+        InlineFile(url=p.url or "", name=p.filename or "file")
+        for p in last.parts
+        if p.type == "file"
+    ]
+    # A refused message (another user's chat, a call waiting) leaves no file stored.
+    async with inline_files(attachments=chat.attachments, user=user, files=files, host=host) as ids:
+        request = _validated(
+            ChatRequest, message=text, context=context, conversation_id=chat_id, attachments=ids
+        )
+        return await _begin(chat, user, chat_id, request, tools)
+
+
+async def _begin(
+    chat: ChatService,
+    user: Principal,
+    chat_id: str,
+    request: ChatRequest,
+    tools: list[ToolConfig],
+) -> Run:
+    text = request.message
     try:
         return await chat.start(
             user=user, request=request, frontend_tools=tools, conversation_title=text

@@ -38,6 +38,10 @@ function PartView({
   onSend: (text: string) => void;
 }) {
   if (part.type === "text") return <p>{part.text}</p>;
+  if (part.type === "file") {
+    // A data: URL while sending, the stored attachment's URL after a reload.
+    return <a className="file" href={part.url} download={part.filename}>{part.filename ?? part.mediaType}</a>;
+  }
   if (isToolUIPart(part)) {
     const name = getToolName(part);
     return (

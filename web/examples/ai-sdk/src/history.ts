@@ -3,6 +3,8 @@
 // waiting answer asks for (so its Approve and Deny buttons work after a reload: the server
 // tells the decided call's end on this part, whatever its id), or the call of the app's own
 // tool it waits for (input available, under the model's call id: the chat runs it again).
+// A question's attachments are file parts whose URL is the attachment's own (read with the
+// session cookie; sending it again names the same stored file, nothing is uploaded twice).
 // An answer still running is left out: `resume` streams it again from its start.
 import type { AiSdkDataTypes, AiSdkMessageMetadata, CustomPayload } from "./generated/pagechat";
 import type { UIMessage } from "ai";
@@ -17,6 +19,7 @@ interface Stored {
   status: string;
   payloads: CustomPayload[];
   approval: Waiting | null;
+  attachments?: { id: string; name: string; media_type: string }[];
 }
 
 interface Waiting {
@@ -52,6 +55,12 @@ export async function storedMessages(chatId: string): Promise<ChatMessage[]> {
       id: m.id,
       role: m.role === "user" ? "user" : "assistant",
       parts: [
+        ...(m.attachments ?? []).map((a): Part => ({
+          type: "file",
+          mediaType: a.media_type,
+          filename: a.name,
+          url: `/api/attachments/${encodeURIComponent(a.id)}`,
+        })),
         { type: "text", text: m.content.replace(/\[\[tool:\d+\]\]/g, "") },
         ...m.payloads.map((p, i): Part => ({ type: "data-pagechat-payload", id: `payload-${String(i)}`, data: p })),
         ...(m.status === "needs_approval" && m.approval?.status === "pending" ? [waiting(m.approval)] : []),
