@@ -13,19 +13,13 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from PIL import Image
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from pagechat.attachments import Attachments, FileStorage
 from pagechat.auth.authenticator import JwtAuthenticator
-from pagechat.models import FunctionModel
 from pagechat.models.base import UserTurn
 from pagechat.pages import clear_pages, register_page
-from pagechat.quotas import QuotaPolicy, QuotaSettings
-from pagechat.server import create_app
-from pagechat.store.base import ChatStore
-from pagechat.testing import serve
+from pagechat.quotas import QuotaPolicy
 from tests.conftest import Account
 from tests.pagechat.server.test_attachments_chat import (
     Model,
@@ -35,6 +29,7 @@ from tests.pagechat.server.test_attachments_chat import (
     _stored_files,
     _upload,
 )
+from tests.support.attachments_app import attachments_client
 
 LIMITS = QuotaPolicy(attachments_per_message=2, attachment_bytes=50_000)
 
@@ -64,18 +59,9 @@ async def live(
     script: Model,
     files: Path,
 ) -> AsyncIterator[httpx.AsyncClient]:
-    app: FastAPI = create_app(
-        model=FunctionModel(script),
-        store=ChatStore(sessions),
-        authenticator=authenticator,
-        sessions=sessions,
-        attachments=Attachments(
-            sessions=sessions,
-            storage=FileStorage(files),
-            quotas=QuotaSettings(user=LIMITS, admin=LIMITS),
-        ),
-    )
-    async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
+    async with attachments_client(
+        sessions=sessions, authenticator=authenticator, reply=script, files=files, limits=LIMITS
+    ) as client:
         yield client
 
 

@@ -13,22 +13,19 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from PIL import Image
 from pypdf import PdfWriter
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from pagechat.attachments import Attachments, FileStorage
 from pagechat.auth.authenticator import JwtAuthenticator
-from pagechat.models import FunctionModel, ModelRequest, ScriptItem
+from pagechat.models import ModelRequest, ScriptItem
 from pagechat.models.base import ModelMessage, UserTurn
-from pagechat.quotas import QuotaPolicy, QuotaSettings
-from pagechat.server import create_app
-from pagechat.store.base import ChatStore
+from pagechat.quotas import QuotaPolicy
 from pagechat.store.tables import Attachment
-from pagechat.testing import read_all, serve
+from pagechat.testing import read_all
 from tests.conftest import Account
+from tests.support.attachments_app import attachments_client
 
 LIMITS = QuotaPolicy(attachments_per_message=2)
 
@@ -61,18 +58,9 @@ async def live(
     script: Model,
     files: Path,
 ) -> AsyncIterator[httpx.AsyncClient]:
-    app: FastAPI = create_app(
-        model=FunctionModel(script),
-        store=ChatStore(sessions),
-        authenticator=authenticator,
-        sessions=sessions,
-        attachments=Attachments(
-            sessions=sessions,
-            storage=FileStorage(files),
-            quotas=QuotaSettings(user=LIMITS, admin=LIMITS),
-        ),
-    )
-    async with serve(app) as base, httpx.AsyncClient(base_url=base, timeout=10) as client:
+    async with attachments_client(
+        sessions=sessions, authenticator=authenticator, reply=script, files=files, limits=LIMITS
+    ) as client:
         yield client
 
 
